@@ -1,0 +1,232 @@
+"""Study documents: a study's definition as JSON (format ``qoelab.study/v1``).
+
+The example study in ``fixtures/studies/`` is such a document. Loading validates the
+whole document first and writes it in one transaction, so a bad document changes nothing;
+loading the same document again is a no-op (idempotent by the study's slug).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+from rest_framework import serializers
+
+from qoelab.studies.models import Game, PaceClass, Scenario, Study, scenario_code_validator
+from qoelab.studies.serializers import DirectionSerializer, flatten_directions
+
+DOCUMENT_FORMAT = "qoelab.study/v1"
+
+
+class StudyDocumentError(ValueError):
+    """The document is not a valid study definition; the message says where and why."""
+
+
+class _GameEntry(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=120)
+    pace = serializers.ChoiceField(choices=PaceClass.choices)
+    genre = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+
+
+class _ScenarioEntry(serializers.Serializer[dict[str, Any]]):
+    code = serializers.CharField(max_length=8, validators=[scenario_code_validator])
+    # A field named "label" shadows Field.label in the stubs; DRF handles it at run time.
+    label = serializers.CharField(  # type: ignore[assignment]
+        max_length=120, required=False, allow_blank=True, default=""
+    )
+    is_baseline = serializers.BooleanField(required=False, default=False)
+    upstream = DirectionSerializer(required=False)
+    downstream = DirectionSerializer(required=False)
+
+
+class _StudyDocument(serializers.Serializer[dict[str, Any]]):
+    format = serializers.ChoiceField(choices=[DOCUMENT_FORMAT])
+    slug = serializers.SlugField(max_length=80)
+    title = serializers.CharField(max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    games = _GameEntry(many=True, allow_empty=False)
+    scenarios = _ScenarioEntry(many=True, allow_empty=False)
+
+    def validate_games(self, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        _reject_duplicates([game["name"] for game in games], "game name")
+        return games
+
+    def validate_scenarios(self, scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        _reject_duplicates([scenario["code"] for scenario in scenarios], "scenario code")
+        baselines = [s["code"] for s in scenarios if s["is_baseline"]]
+        if len(baselines) != 1:
+            raise serializers.ValidationError(
+                f"exactly one scenario must be the baseline; found {len(baselines)}"
+                + (f" ({', '.join(baselines)})" if baselines else "")
+            )
+        return scenarios
+
+
+def _reject_duplicates(values: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            raise serializers.ValidationError(f"duplicate {what} {value!r}")
+        seen.add(value)
+
+
+def _flatten_errors(errors: Any, path: str = "") -> list[str]:
+    if isinstance(errors, dict):
+        return [
+            message
+            for key, value in errors.items()
+            for message in _flatten_errors(value, _join_path(path, key))
+        ]
+    if isinstance(errors, list):
+        if all(isinstance(item, str) for item in errors):
+            return [f"{path or 'document'}: {item}" for item in errors]
+        return [
+            message
+            for index, value in enumerate(errors)
+            if value
+            for message in _flatten_errors(value, f"{path}[{index}]")
+        ]
+    return [f"{path or 'document'}: {errors}"]
+
+
+def _join_path(path: str, key: object) -> str:
+    if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def validate_study_document(document: Any) -> dict[str, Any]:
+    """Validate a study document; raise StudyDocumentError listing every problem."""
+    if not isinstance(document, dict):
+        raise StudyDocumentError("A study document is a JSON object.")
+    parsed = _StudyDocument(data=document)
+    if not parsed.is_valid():
+        raise StudyDocumentError("; ".join(_flatten_errors(parsed.errors)))
+    return dict(parsed.validated_data)
+
+
+def read_study_document(path: Path) -> dict[str, Any]:
+    """Read and validate a study document file."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise StudyDocumentError(f"{path}: no such file") from exc
+    except json.JSONDecodeError as exc:
+        raise StudyDocumentError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from exc
+    try:
+        return validate_study_document(document)
+    except StudyDocumentError as exc:
+        raise StudyDocumentError(f"{path}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    study: Study
+    created: bool
+    changed: bool
+
+
+@transaction.atomic
+def load_study_document(document: dict[str, Any]) -> LoadResult:
+    """Create the study, or bring an existing one with the same slug in line with it.
+
+    Games and scenarios are matched by name and code; entries missing from the document
+    are removed. Scenario positions follow the document's order.
+    """
+    data = validate_study_document(document)
+    study, created = Study.objects.select_for_update().get_or_create(
+        slug=data["slug"], defaults={"title": data["title"], "description": data["description"]}
+    )
+    changed = created
+    if not created and (study.title, study.description) != (data["title"], data["description"]):
+        study.title, study.description = data["title"], data["description"]
+        study.save(update_fields=["title", "description", "updated_at"])
+        changed = True
+
+    changed |= _sync_games(study, data["games"])
+    changed |= _sync_scenarios(study, data["scenarios"])
+    return LoadResult(study=study, created=created, changed=changed)
+
+
+def _sync_games(study: Study, games: list[dict[str, Any]]) -> bool:
+    existing = {game.name: game for game in study.games.all()}
+    wanted = {entry["name"] for entry in games}
+    changed = bool(study.games.exclude(name__in=wanted).delete()[0])
+    for entry in games:
+        game = existing.get(entry["name"])
+        if game is None:
+            Game.objects.create(study=study, **entry)
+            changed = True
+        elif (game.pace, game.genre) != (entry["pace"], entry["genre"]):
+            game.pace, game.genre = entry["pace"], entry["genre"]
+            game.save(update_fields=["pace", "genre"])
+            changed = True
+    return changed
+
+
+def _sync_scenarios(study: Study, scenarios: list[dict[str, Any]]) -> bool:
+    existing = {scenario.code: scenario for scenario in study.scenarios.all()}
+    wanted = {entry["code"] for entry in scenarios}
+    changed = bool(study.scenarios.exclude(code__in=wanted).delete()[0])
+    # Clear the baseline flag first so the one-baseline constraint holds mid-update.
+    if (
+        study.scenarios.filter(is_baseline=True)
+        .exclude(code__in=[s["code"] for s in scenarios if s["is_baseline"]])
+        .update(is_baseline=False)
+    ):
+        changed = True
+    for position, entry in enumerate(scenarios):
+        values = flatten_directions(
+            {
+                **{k: v for k, v in entry.items() if k != "code"},
+                "upstream": {
+                    **DirectionSerializer().to_internal_value({}),
+                    **entry.get("upstream", {}),
+                },
+                "downstream": {
+                    **DirectionSerializer().to_internal_value({}),
+                    **entry.get("downstream", {}),
+                },
+            }
+        )
+        values["position"] = position
+        scenario = existing.get(entry["code"])
+        if scenario is None:
+            Scenario.objects.create(study=study, code=entry["code"], **values)
+            changed = True
+            continue
+        if any(getattr(scenario, field) != value for field, value in values.items()):
+            for field, value in values.items():
+                setattr(scenario, field, value)
+            scenario.save()
+            changed = True
+    return changed
+
+
+def export_study_document(study: Study) -> dict[str, Any]:
+    """The study as a ``qoelab.study/v1`` document (the inverse of loading)."""
+    return {
+        "format": DOCUMENT_FORMAT,
+        "slug": study.slug,
+        "title": study.title,
+        "description": study.description,
+        "games": [
+            {"name": game.name, "pace": game.pace, "genre": game.genre}
+            for game in study.games.all()
+        ],
+        "scenarios": [
+            {
+                "code": scenario.code,
+                "label": scenario.label,
+                "is_baseline": scenario.is_baseline,
+                "upstream": scenario.direction("us"),
+                "downstream": scenario.direction("ds"),
+            }
+            for scenario in study.scenarios.all()
+        ],
+    }

@@ -1,0 +1,36 @@
+"""The served app shows the example study, read from the API, in a real browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import LiveApp
+
+TABLE_4_1_CODES = ["B", "D1", "D2", "D3", "L1", "L2", "M1", "M2", "A1", "A2"]
+
+pytestmark = pytest.mark.browser
+
+
+def test_overview_lists_the_ten_scenarios_and_three_games(live_app: LiveApp, page: Any) -> None:
+    page.goto(live_app.url + "/")
+    scenarios = page.get_by_role("table", name="Network scenarios")
+    scenarios.wait_for()
+    codes = scenarios.locator("tbody tr th[scope=row]").all_inner_texts()
+    assert [code.strip() for code in codes] == TABLE_4_1_CODES
+
+    a2 = scenarios.locator("tbody tr", has=page.locator("th", has_text="A2"))
+    cells = [text.strip() for text in a2.locator("td").all_inner_texts()]
+    # Label, then upstream delay/jitter/loss, then downstream delay/jitter/loss.
+    assert cells[1:4] == ["0", "0", "0"]
+    assert cells[4] == "120" and cells[6] in {"1", "1.0"}
+
+    games = page.get_by_role("table", name="Games")
+    assert games.locator("tbody tr").count() == 3
+    assert page.get_by_role("heading", level=1).inner_text().strip() != ""
+
+
+def test_client_side_routes_are_served_by_the_app_shell(live_app: LiveApp, page: Any) -> None:
+    response = page.goto(live_app.url + "/no/such/page")
+    assert response is not None and response.status == 200
+    page.get_by_text("not found", exact=False).first.wait_for()

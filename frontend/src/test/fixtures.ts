@@ -1,0 +1,72 @@
+import type { StudyDetail, StudySummary } from '../api';
+
+export const exampleStudy: StudyDetail = {
+  id: 1,
+  slug: 'example',
+  title: 'Example cloud-gaming study',
+  description: 'How delay, jitter and loss affect perceived quality across game paces.',
+  games: [
+    { id: 11, name: 'Arena Shooter', pace: 'fast' },
+    { id: 12, name: 'Kart Racer', pace: 'medium' },
+    { id: 13, name: 'Card Tactics', pace: 'slow' },
+  ],
+  scenarios: [
+    {
+      id: 21,
+      code: 'B',
+      label: 'No impairment',
+      position: 0,
+      is_baseline: true,
+      upstream: { delay_ms: 0, jitter_ms: 0, loss_pct: 0 },
+      downstream: { delay_ms: 0, jitter_ms: 0, loss_pct: 0 },
+    },
+    {
+      id: 22,
+      code: 'D1',
+      label: 'Moderate delay',
+      position: 1,
+      is_baseline: false,
+      upstream: { delay_ms: 25, jitter_ms: 2, loss_pct: 0 },
+      downstream: { delay_ms: 50, jitter_ms: 5, loss_pct: 0.5 },
+    },
+    {
+      id: 23,
+      code: 'L1',
+      label: 'Lossy downlink',
+      position: 2,
+      is_baseline: false,
+      upstream: { delay_ms: 10, jitter_ms: 1, loss_pct: 0.25 },
+      downstream: { delay_ms: 15, jitter_ms: 3, loss_pct: 2 },
+    },
+  ],
+};
+
+export function summaryOf(study: StudyDetail): StudySummary {
+  return {
+    id: study.id,
+    slug: study.slug,
+    title: study.title,
+    description: study.description,
+    game_count: study.games.length,
+    scenario_count: study.scenarios.length,
+  };
+}
+
+export const secondStudy: StudyDetail = {
+  id: 2,
+  slug: 'pilot',
+  title: 'Pilot study',
+  description: 'A smaller pilot.',
+  games: [{ id: 31, name: 'Puzzle Drop', pace: 'slow' }],
+  scenarios: [
+    {
+      id: 41,
+      code: 'B',
+      label: 'Reference',
+      position: 0,
+      is_baseline: true,
+      upstream: { delay_ms: 0, jitter_ms: 0, loss_pct: 0 },
+      downstream: { delay_ms: 0, jitter_ms: 0, loss_pct: 0 },
+    },
+  ],
+};
