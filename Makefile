@@ -8,7 +8,7 @@ FRONTEND_BUILD := frontend/dist/index.html
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig*.json frontend/package.json -type f 2>/dev/null)
 PYTHON_MANIFESTS := pyproject.toml uv.lock backend/pyproject.toml analysis/pyproject.toml netem-agent/pyproject.toml
 
-.PHONY: help demo test lint format bench frontend python node clean
+.PHONY: help demo test lint format bench frontend python node clean screenshots
 
 help:
 	@echo "make demo    run QoE Lab on http://127.0.0.1:8000 with the example study (SQLite, in-process tasks)"
@@ -55,3 +55,7 @@ bench: $(VENV_STAMP) $(FRONTEND_BUILD)
 
 clean:
 	rm -rf var frontend/dist
+
+.PHONY: screenshots
+screenshots: $(VENV_STAMP) $(FRONTEND_BUILD)
+	cd e2e && ../.venv/bin/python take_screenshots.py

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import LiveApp
+from live_server import LiveApp
 
 TABLE_4_1_CODES = ["B", "D1", "D2", "D3", "L1", "L2", "M1", "M2", "A1", "A2"]
 
