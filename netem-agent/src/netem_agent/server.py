@@ -1,0 +1,299 @@
+"""REST API (stdlib ``http.server``), the lease watcher and ``serve`` wiring.
+
+Endpoints (all under ``/v1`` need ``Authorization: Bearer <token>``):
+
+* ``GET /healthz`` — liveness, no token needed, reveals nothing about the profile
+* ``GET /v1/capabilities`` — interfaces, kernel support, topology
+* ``GET /v1/profile`` — the installed state as read back from the kernel
+* ``PUT /v1/profile`` — body ``{"profile": {...}, "lease_seconds": 30}``
+* ``POST /v1/lease/renew`` — body ``{"lease_seconds": 30}`` (optional) — the heartbeat
+* ``DELETE /v1/profile`` — restore the interfaces
+* ``GET /v1/operations`` — dry-run backend only: the recorded operations
+"""
+
+from __future__ import annotations
+
+import gc
+import hmac
+import json
+import logging
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from netem_agent import __version__
+from netem_agent.agent import Agent, AgentError, StateStore
+from netem_agent.backends import Backend, DryRunBackend, NetlinkBackend
+from netem_agent.config import Config
+from netem_agent.profile import ProfileError, parse_profile
+
+log = logging.getLogger("netem_agent.server")
+
+MAX_BODY = 64 * 1024
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, error: str, detail: Any = None) -> None:
+        super().__init__(error)
+        self.status = status
+        self.error = error
+        self.detail = detail
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: AgentHTTPServer
+    protocol_version = "HTTP/1.1"
+    server_version = f"netem-agent/{__version__}"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s - %s", self.address_string(), format % args)
+
+    # --- plumbing --------------------------------------------------------------------
+    def _send(self, status: int, body: dict[str, Any]) -> None:
+        data = json.dumps(body, indent=None, sort_keys=False).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        if status == 401:
+            self.send_header("WWW-Authenticate", 'Bearer realm="netem-agent"')
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _body(self) -> Any:
+        length = self.headers.get("Content-Length")
+        if length is None:
+            if self.headers.get("Transfer-Encoding"):
+                raise ApiError(411, "Content-Length required")
+            return None
+        try:
+            n = int(length)
+        except ValueError:
+            raise ApiError(400, "invalid Content-Length") from None
+        if n > MAX_BODY:
+            raise ApiError(413, f"body larger than {MAX_BODY} bytes")
+        raw = self.rfile.read(n)
+        if not raw.strip():
+            return None
+        try:
+            return json.loads(raw, parse_constant=_reject_constant)
+        except (ValueError, UnicodeDecodeError) as e:
+            raise ApiError(400, "body is not valid JSON", str(e)) from None
+
+    def _auth(self) -> None:
+        token = self.server.token
+        header = self.headers.get("Authorization", "")
+        scheme, _, given = header.partition(" ")
+        if not header:
+            raise ApiError(
+                401, "missing bearer token", "send the header 'Authorization: Bearer <token>'"
+            )
+        if scheme.lower() != "bearer" or not hmac.compare_digest(
+            given.strip().encode(), token.encode()
+        ):
+            raise ApiError(401, "invalid bearer token")
+
+    def _dispatch(self, method: str) -> None:
+        path = self.path.split("?", 1)[0].rstrip("/") or "/"
+        try:
+            if path == "/healthz" and method == "GET":
+                self._send(
+                    200,
+                    {
+                        "status": "ok",
+                        "version": __version__,
+                        "backend": self.server.agent.backend.name,
+                    },
+                )
+                return
+            routes = {
+                ("GET", "/v1/capabilities"): self._capabilities,
+                ("GET", "/v1/profile"): self._get_profile,
+                ("PUT", "/v1/profile"): self._put_profile,
+                ("DELETE", "/v1/profile"): self._delete_profile,
+                ("POST", "/v1/lease/renew"): self._renew,
+                ("GET", "/v1/operations"): self._operations,
+            }
+            handler = routes.get((method, path))
+            if handler is None:
+                known = {p for _, p in routes} | {"/healthz"}
+                if path in known:
+                    raise ApiError(405, f"method {method} not allowed on {path}")
+                raise ApiError(404, f"no such endpoint {path}")
+            self._auth()
+            handler()
+        except ApiError as e:
+            self._send(e.status, {"error": e.error, "detail": e.detail})
+        except AgentError as e:
+            self._send(e.status, {"error": f"{e.code}: {e}", "detail": e.detail})
+        except Exception as e:  # pragma: no cover - last resort, keep serving
+            log.exception("internal error")
+            self._send(500, {"error": "internal error", "detail": repr(e)})
+
+    def do_GET(self) -> None:
+        self._dispatch("GET")
+
+    def do_PUT(self) -> None:
+        self._dispatch("PUT")
+
+    def do_POST(self) -> None:
+        self._dispatch("POST")
+
+    def do_DELETE(self) -> None:
+        self._dispatch("DELETE")
+
+    # --- endpoints ---------------------------------------------------------------------
+    def _capabilities(self) -> None:
+        self._send(200, self.server.agent.capabilities())
+
+    def _get_profile(self) -> None:
+        self._send(200, self.server.agent.status())
+
+    def _lease(self, body: dict[str, Any]) -> float:
+        agent = self.server.agent
+        value = body.get("lease_seconds", agent.default_lease)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ApiError(400, "lease_seconds must be a number")
+        if not 0 < value <= agent.max_lease:
+            raise ApiError(400, f"lease_seconds must be > 0 and <= {agent.max_lease:g}")
+        return float(value)
+
+    def _put_profile(self) -> None:
+        body = self._body()
+        if not isinstance(body, dict):
+            raise ApiError(400, 'body must be a JSON object {"profile": {...}, "lease_seconds": N}')
+        unknown = sorted(set(body) - {"profile", "lease_seconds"})
+        if unknown:
+            raise ApiError(
+                400,
+                f"unknown field(s) {unknown} in request body",
+                {"allowed": ["profile", "lease_seconds"]},
+            )
+        if "profile" not in body:
+            raise ApiError(400, "missing field 'profile'")
+        lease = self._lease(body)
+        try:
+            profile = parse_profile(body["profile"])
+        except ProfileError as e:
+            raise ApiError(422, f"invalid profile: {e}", e.errors) from None
+        result = self.server.agent.apply(profile, lease)
+        self.server.lease_changed.set()
+        self._send(200, result)
+
+    def _renew(self) -> None:
+        body = self._body() or {}
+        if not isinstance(body, dict) or set(body) - {"lease_seconds"}:
+            raise ApiError(400, 'body must be {} or {"lease_seconds": N}')
+        lease = self._lease(body)
+        result = self.server.agent.renew(lease)
+        self.server.lease_changed.set()
+        self._send(200, result)
+
+    def _delete_profile(self) -> None:
+        result = self.server.agent.clear("DELETE /v1/profile")
+        self._send(200, result)
+
+    def _operations(self) -> None:
+        backend = self.server.agent.backend
+        if not isinstance(backend, DryRunBackend):
+            raise ApiError(404, "operations are only recorded by the dry-run backend")
+        self._send(200, {"backend": backend.name, "operations": list(backend.operations)})
+
+
+class AgentHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], agent: Agent, token: str) -> None:
+        self.agent = agent
+        self.token = token
+        self.lease_changed = threading.Event()
+        super().__init__(address, Handler)
+
+
+class LeaseWatcher(threading.Thread):
+    """Restores the interfaces when the lease runs out."""
+
+    def __init__(self, agent: Agent, wake: threading.Event) -> None:
+        super().__init__(name="lease-watcher", daemon=True)
+        self.agent = agent
+        self.wake = wake
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            remaining = self.agent.seconds_to_expiry()
+            timeout = 1.0 if remaining is None else min(1.0, remaining + 0.001)
+            self.wake.wait(timeout)
+            self.wake.clear()
+            try:
+                self.agent.check_lease()
+            except AgentError:
+                log.exception("restore after lease expiry failed; will retry")
+                time.sleep(0.5)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.wake.set()
+
+
+def make_backend(cfg: Config) -> Backend:
+    if cfg.backend == "dry-run":
+        return DryRunBackend(cfg.topology.interfaces() + cfg.dry_run_interfaces)
+    return NetlinkBackend()
+
+
+def make_agent(cfg: Config, backend: Backend | None = None) -> Agent:
+    return Agent(
+        cfg.topology,
+        backend or make_backend(cfg),
+        StateStore(cfg.state_dir),
+        default_lease=cfg.lease_seconds,
+        max_lease=cfg.max_lease_seconds,
+    )
+
+
+class Service:
+    """Agent + HTTP server + lease watcher; usable in-process (tests) or from ``serve``."""
+
+    def __init__(self, cfg: Config, backend: Backend | None = None) -> None:
+        if not cfg.token:
+            raise ValueError("a bearer token is required (server.token or server.token_file)")
+        self.cfg = cfg
+        self.agent = make_agent(cfg, backend)
+        self.recovered = self.agent.recover()
+        self.httpd = AgentHTTPServer((cfg.listen, cfg.port), self.agent, cfg.token)
+        self.watcher = LeaseWatcher(self.agent, self.httpd.lease_changed)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def address(self) -> tuple[str, int]:
+        host, port = self.httpd.server_address[:2]
+        return str(host), int(port)
+
+    def start(self) -> None:
+        # Everything loaded so far (jsonschema, the schema, ...) lives for the whole run:
+        # move it out of the collector's reach so full collections stay short and the
+        # apply latency has no multi-millisecond GC pauses.
+        gc.collect()
+        gc.freeze()
+        self.watcher.start()
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="http", daemon=True)
+        self._thread.start()
+
+    def serve_forever(self) -> None:
+        self.watcher.start()
+        self.httpd.serve_forever()
+
+    def stop(self, restore: bool = True) -> dict[str, Any] | None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.watcher.stop()
+        if restore:
+            return self.agent.clear("agent shutdown")
+        return None
