@@ -45,6 +45,7 @@ lint: $(VENV_STAMP) $(NODE_STAMP)
 	.venv/bin/mypy --config-file netem-agent/pyproject.toml netem-agent/src
 	npm run --prefix frontend --silent typecheck
 	npm run --prefix frontend --silent lint
+	scripts/lint-deploy.sh
 
 format: $(VENV_STAMP)
 	.venv/bin/ruff format .

@@ -8,6 +8,14 @@ PORT=${QOELAB_DEMO_PORT:-8000}
 manage() { .venv/bin/python backend/manage.py "$@"; }
 
 manage preflight
+
+# The station's netem agent, with the dry-run backend: it records the tc operations it would
+# perform instead of touching the kernel (GET /v1/operations shows them).
+AGENT_CONFIG=netem-agent/config.demo.toml
+mkdir -p var
+.venv/bin/netem-agent serve --config "$AGENT_CONFIG" >var/netem-agent-demo.log 2>&1 &
+agent_pid=$!
+trap 'kill $agent_pid 2>/dev/null; wait $agent_pid 2>/dev/null' EXIT INT TERM
 manage migrate --noinput
 manage load_study fixtures/studies/cloud-gaming-2014.json
 login=$(manage ensure_demo_user)
@@ -15,8 +23,9 @@ cat <<MSG
 
   QoE Lab is starting on http://$HOST:$PORT/
   $login
+  netem agent (dry-run): http://127.0.0.1:8787/healthz, log in var/netem-agent-demo.log
   (admin: http://$HOST:$PORT/admin/ · API docs: http://$HOST:$PORT/api/docs/ · health: http://$HOST:$PORT/healthz)
   Stop with Ctrl-C.
 
 MSG
-exec .venv/bin/python backend/manage.py runserver "$HOST:$PORT" --noreload
+.venv/bin/python backend/manage.py runserver "$HOST:$PORT" --noreload

@@ -2,14 +2,14 @@
 # Run every test suite, even after one fails, then print one summary.
 # QOELAB_STRICT=1 (set by .ci/run) turns a missing prerequisite or any skipped test into a
 # failure: CI must run every suite for real.
-# Usage: scripts/run-tests.sh [suite...]   (default: all; suites: backend analysis agent frontend browser)
+# Usage: scripts/run-tests.sh [suite...]   (default: all; suites: backend analysis agent deploy frontend browser)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RESULTS=var/test-results
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(backend analysis agent frontend browser)
+[ ${#suites[@]} -eq 0 ] && suites=(backend analysis agent deploy frontend browser)
 status=0
 
 run_suite() {  # run_suite NAME COMMAND...
@@ -37,6 +37,7 @@ for suite in "${suites[@]}"; do
     agent)
       scripts/check-prereqs.sh kernel || echo "(the agent's kernel tests will report the missing package)"
       pytest_suite agent netem-agent ;;
+    deploy) pytest_suite deploy deploy ;;
     frontend)
       run_suite frontend npm --prefix frontend run --silent test -- \
         --reporter=default --reporter=junit --outputFile.junit="$PWD/$RESULTS/frontend.xml" ;;

@@ -1,0 +1,46 @@
+"""gunicorn settings for QoE Lab, shared by the container image, the Procfile and systemd.
+
+    gunicorn -c deploy/gunicorn.conf.py qoelab.wsgi:application
+
+Environment: GUNICORN_BIND (default 0.0.0.0:8000), GUNICORN_WORKERS (default 2 x CPUs + 1,
+at most 8), GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS (addresses of the reverse
+proxy whose X-Forwarded-* headers are trusted; default 127.0.0.1). With QOELAB_ENV=production
+gunicorn's own error and access logs are JSON lines too, like Django's (qoelab.settings).
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 8)))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+graceful_timeout = 30
+keepalive = 5
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")
+accesslog = "-"
+errorlog = "-"
+# Heartbeat files on tmpfs when there is one (containers: /dev/shm), not on the image's disk.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+# Recent gunicorn (27 in uv.lock) opens a control socket under $HOME by default; the managers used
+# here (compose, systemd, honcho) do not need it, and the container user has no home.
+control_socket_disable = True
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+
+if os.environ.get("QOELAB_ENV", "").strip().lower() == "production":
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": "qoelab.settings.JsonLogFormatter"}},
+        "handlers": {
+            "stdout": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "stream": "ext://sys.stdout",
+            },
+        },
+        "root": {"level": "INFO", "handlers": ["stdout"]},
+        "loggers": {
+            "gunicorn.error": {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+            "gunicorn.access": {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+        },
+    }

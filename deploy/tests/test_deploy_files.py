@@ -1,0 +1,143 @@
+"""The deployment files: offline linters (scripts/lint-deploy.sh) and the promises the
+docs make about them (docs/deploy.md). No Docker engine is needed.
+
+Run: .venv/bin/pytest deploy/tests   (from the repository root)
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+COMPOSE_FILE = REPO / "docker-compose.yml"
+
+
+def run(*args: str | Path, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(a) for a in args], cwd=REPO, capture_output=True, text=True, timeout=120, **kwargs
+    )
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    return yaml.safe_load(COMPOSE_FILE.read_text())
+
+
+def test_lint_deploy_is_clean() -> None:
+    result = run("bash", "scripts/lint-deploy.sh")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "lint-deploy: all clean" in result.stdout
+
+
+def test_structural_unit_check_is_clean() -> None:
+    """The fallback for machines without systemd-analyze passes on the units too."""
+    result = run("bash", "-c", "LINT_DEPLOY_STRUCTURAL=1 scripts/lint-deploy.sh")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_linters_catch_mistakes(tmp_path: Path) -> None:
+    """Guard against a linter that silently checks nothing."""
+    bad_dockerfile = tmp_path / "Dockerfile"
+    bad_dockerfile.write_text("FROM python\nRUN apt-get install curl\nUSER root\n")
+    hadolint = run(BIN / "hadolint", "--no-color", bad_dockerfile)
+    assert hadolint.returncode != 0
+    assert "DL3006" in hadolint.stdout  # untagged image
+
+    bad_compose = tmp_path / "docker-compose.yml"
+    bad_compose.write_text(
+        COMPOSE_FILE.read_text().replace("network_mode: host", "netwrok_mode: host")
+    )
+    schema = run(BIN / "check-jsonschema", "--builtin-schema", "vendor.compose-spec", bad_compose)
+    assert schema.returncode != 0
+    assert "netwrok_mode" in schema.stdout
+
+
+def test_every_long_running_service_has_a_health_check(compose: dict[str, Any]) -> None:
+    for name, service in compose["services"].items():
+        if name == "migrate":  # one-shot
+            assert service["restart"] == "no"
+            continue
+        if name == "beat":  # no endpoint to probe; restarted when it dies
+            assert service["healthcheck"] == {"disable": True}
+            assert service["restart"] == "unless-stopped"
+            continue
+        assert "test" in service["healthcheck"], name
+        assert service["restart"] == "unless-stopped", name
+
+
+def test_web_health_check_uses_healthz() -> None:
+    assert "/healthz" in (REPO / "docker" / "healthcheck.py").read_text()
+
+
+def test_netem_agent_runs_only_on_the_emulator_box(compose: dict[str, Any]) -> None:
+    agent = compose["services"]["netem-agent"]
+    assert agent["profiles"] == ["emulator"]
+    assert agent["network_mode"] == "host"
+    assert agent["cap_add"] == ["NET_ADMIN"]
+    assert agent["cap_drop"] == ["ALL"]
+    assert any(v.endswith(":/etc/netem-agent/agent.toml:ro") for v in agent["volumes"])
+    for name, service in compose["services"].items():
+        if name != "netem-agent":
+            assert "profiles" not in service, name  # `docker compose up` starts them
+
+
+def test_state_lives_in_named_volumes(compose: dict[str, Any]) -> None:
+    declared = set(compose["volumes"])
+    used = {
+        volume.split(":", 1)[0]
+        for service in compose["services"].values()
+        for volume in service.get("volumes", [])
+        if not volume.startswith(("./", "/", "$"))
+    }
+    assert used == declared == {"postgres-data", "redis-data", "qoelab-data", "netem-agent-state"}
+
+
+def test_no_secret_is_written_in_the_compose_file(compose: dict[str, Any]) -> None:
+    secretish = re.compile(r"PASSWORD|SECRET|TOKEN|_URL|_BACKEND$")
+    for name, service in compose["services"].items():
+        for key, value in (service.get("environment") or {}).items():
+            if secretish.search(key):
+                assert "${" in str(value), f"{name}.{key} must come from .env"
+
+
+def test_every_compose_variable_is_documented_in_env_example() -> None:
+    used = set(re.findall(r"\$\{([A-Z_][A-Z0-9_]*)", COMPOSE_FILE.read_text()))
+    example = (REPO / ".env.example").read_text()
+    documented = set(re.findall(r"^#?\s*([A-Z_][A-Z0-9_]*)=", example, re.M))
+    assert used - documented == set()
+
+
+def test_procfile_names_web_worker_and_dry_run_agent() -> None:
+    processes = dict(
+        line.split(":", 1)
+        for line in (REPO / "Procfile").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert "gunicorn --config deploy/gunicorn.conf.py qoelab.wsgi:application" in processes["web"]
+    assert "celery --app qoelab worker" in processes["worker"]
+    assert "celery --app qoelab beat" in processes["beat"]
+    assert processes["agent"].strip() == "deploy/agent-dry-run.sh"
+    for command in processes.values():
+        executable = command.split()[0]
+        assert (REPO / executable).exists() or executable.startswith(".venv/"), executable
+
+
+def test_units_and_images_use_the_shared_gunicorn_config() -> None:
+    assert "deploy/gunicorn.conf.py" in (REPO / "deploy/systemd/qoelab-web.service").read_text()
+    assert "deploy/gunicorn.conf.py" in (REPO / "docker/backend.Dockerfile").read_text()
+    assert "/app/deploy/gunicorn.conf.py" in (REPO / "docker/backend-entrypoint.sh").read_text()
+
+
+def test_backend_image_runs_as_non_root() -> None:
+    dockerfile = (REPO / "docker/backend.Dockerfile").read_text()
+    users = re.findall(r"^USER (\S+)", dockerfile, re.M)
+    assert users and users[-1].split(":")[0] not in {"root", "0"}
+    assert dockerfile.count("FROM ") >= 3  # node build, python build, runtime
