@@ -1,0 +1,55 @@
+"""Column names and the test design of the reference study (dissertation, table 4.1).
+
+Delay is one-way per direction in ms, loss in percent. "upstream" = client→server,
+"downstream" = server→client. "both" scenarios apply the same value in both directions.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+RATER: Final = "rater_id"
+SESSION: Final = "session_id"
+GAME: Final = "game"
+PACE: Final = "game_pace"
+SCENARIO: Final = "scenario"
+DS_DELAY: Final = "ds_delay_ms"
+US_DELAY: Final = "us_delay_ms"
+DS_LOSS: Final = "ds_loss_pct"
+US_LOSS: Final = "us_loss_pct"
+RATING: Final = "rating"
+
+NETWORK_FACTORS: Final[tuple[str, ...]] = (DS_DELAY, US_DELAY, DS_LOSS, US_LOSS)
+REQUIRED_COLUMNS: Final[tuple[str, ...]] = (
+    RATER,
+    SESSION,
+    GAME,
+    PACE,
+    SCENARIO,
+    *NETWORK_FACTORS,
+    RATING,
+)
+PACE_CLASSES: Final[tuple[str, ...]] = ("fast", "medium", "slow")
+ACR_MIN: Final = 1
+ACR_MAX: Final = 5
+
+# scenario id -> (ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct); table 4.1.
+DISSERTATION_SCENARIOS: Final[dict[str, tuple[float, float, float, float]]] = {
+    "B": (0.0, 0.0, 0.0, 0.0),
+    "D1": (80.0, 80.0, 0.0, 0.0),
+    "D2": (200.0, 200.0, 0.0, 0.0),
+    "D3": (300.0, 300.0, 0.0, 0.0),
+    "L1": (0.0, 0.0, 0.3, 0.3),
+    "L2": (0.0, 0.0, 1.0, 1.0),
+    "M1": (40.0, 40.0, 1.5, 1.5),
+    "M2": (180.0, 180.0, 0.3, 0.3),
+    "A1": (0.0, 120.0, 0.0, 1.0),  # client→server (upstream) only
+    "A2": (120.0, 0.0, 1.0, 0.0),  # server→client (downstream) only
+}
+
+# The three games of the study and their pace class (Claypool et al.).
+DISSERTATION_GAMES: Final[dict[str, str]] = {
+    "racing": "fast",
+    "rpg": "medium",
+    "soccer": "slow",
+}

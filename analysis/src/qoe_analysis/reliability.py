@@ -1,0 +1,361 @@
+"""Rater reliability: intra-rater and inter-rater Spearman ρ, P.913 screening, straight-lining.
+
+Following Hoßfeld et al. (as used in the dissertation, ch. 4.2.2):
+
+* **Scenario groups** are derived from the network conditions, not from scenario ids:
+  *delay_only* = no loss and the same delay in both directions (B, D1–D3), impairment
+  level = delay; *loss_only* = no delay and the same loss in both directions (B, L1, L2),
+  impairment level = loss; *all* = every scenario (inter-rater only).
+* **Intra-rater**: for each session and each factor group, Spearman ρ between the ratings
+  and the impairment level (ties get average ranks). A rater's ρ is the unweighted mean of
+  the defined per-(session, group) values; ρ is undefined when the ratings are constant.
+  The rater is reliable when |ρ| > cutoff (0.6 in the dissertation).
+* **Inter-rater**: for each game (and all games pooled) and each group, every session's
+  rating vector over the group's scenarios is ranked once; the Spearman ρ of two sessions
+  is the dot product of their centred, unit-norm rank vectors. The mean over all pairs is
+  exact: (‖Σ zᵢ‖² − n) / (n(n − 1)); quantiles use all pairs up to ``max_exact_sessions``
+  sessions and a seeded random sample of 100,000 pairs beyond.
+* **P.913 screening** (ITU-T P.913, subject screening; VQEG): Pearson r between each
+  rater's ratings and the MOS of the same conditions (scenario × game, all raters
+  included), single pass; reject r < 0.75 or undefined r.
+* **Straight-lining**: a session whose ratings all equal one value (zero variance).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats  # type: ignore[import-untyped]
+
+from qoe_analysis.design import (
+    DS_DELAY,
+    DS_LOSS,
+    GAME,
+    NETWORK_FACTORS,
+    RATER,
+    RATING,
+    SCENARIO,
+    SESSION,
+    US_DELAY,
+    US_LOSS,
+)
+from qoe_analysis.tabular import column_codes, group_codes
+
+__all__ = [
+    "FACTOR_GROUPS",
+    "ScenarioGroup",
+    "grouped_pearson",
+    "inter_rater_agreement",
+    "intra_rater_reliability",
+    "p913_screening",
+    "pairwise_spearman_summary",
+    "scenario_groups",
+    "spearman_summary_from_unit_vectors",
+    "straight_lining",
+    "unit_rank_vectors",
+]
+
+FACTOR_GROUPS = ("delay_only", "loss_only")
+_QUANTILES = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
+
+
+@dataclass(frozen=True)
+class ScenarioGroup:
+    """Scenarios of one group and the impairment level of each (None for group 'all')."""
+
+    name: str
+    levels: dict[str, float] | None
+
+    @property
+    def scenarios(self) -> list[str]:
+        return sorted(self.levels) if self.levels is not None else []
+
+
+def scenario_groups(df: pd.DataFrame) -> dict[str, ScenarioGroup]:
+    """The delay-only and loss-only groups implied by the network conditions of ``df``.
+
+    A group is kept only when it has at least three scenarios with at least two distinct
+    impairment levels (otherwise a rank correlation says nothing).
+    """
+    cond = df.drop_duplicates(SCENARIO)[[SCENARIO, *NETWORK_FACTORS]]
+    no_loss = (cond[DS_LOSS] == 0) & (cond[US_LOSS] == 0)
+    no_delay = (cond[DS_DELAY] == 0) & (cond[US_DELAY] == 0)
+    delay_rows = cond[no_loss & (cond[DS_DELAY] == cond[US_DELAY])]
+    loss_rows = cond[no_delay & (cond[DS_LOSS] == cond[US_LOSS])]
+    groups: dict[str, ScenarioGroup] = {}
+    for name, rows, column in (
+        ("delay_only", delay_rows, DS_DELAY),
+        ("loss_only", loss_rows, DS_LOSS),
+    ):
+        levels = dict(zip(rows[SCENARIO].astype(str), rows[column].astype(float), strict=True))
+        if len(levels) >= 3 and len(set(levels.values())) >= 2:
+            groups[name] = ScenarioGroup(name, levels)
+    return groups
+
+
+def grouped_pearson(
+    codes: np.ndarray[Any, Any],
+    x: np.ndarray[Any, Any],
+    y: np.ndarray[Any, Any],
+    n_groups: int,
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """Pearson r of (x, y) within each group code 0..n_groups−1 (NaN if a variance is 0).
+
+    r = Sxy / √(Sxx·Syy) with centred sums; computed with one bincount pass per moment.
+    """
+    w = np.bincount(codes, minlength=n_groups).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mx = np.bincount(codes, x, n_groups) / w
+        my = np.bincount(codes, y, n_groups) / w
+        dx = x - mx[codes]
+        dy = y - my[codes]
+        sxy = np.bincount(codes, dx * dy, n_groups)
+        sxx = np.bincount(codes, dx * dx, n_groups)
+        syy = np.bincount(codes, dy * dy, n_groups)
+        tol = 1e-12 * np.maximum(w, 1.0)
+        defined = (sxx > tol) & (syy > tol)
+        r = np.where(defined, sxy / np.sqrt(sxx * syy), np.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
+def _session_codes(df: pd.DataFrame) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
+    """Integer code per row for (rater_id, session_id) and the table of sessions (+ game)."""
+    # game is constant within a session (validated), so adding it does not split sessions
+    return group_codes(df, [RATER, SESSION, GAME])
+
+
+def intra_rater_reliability(
+    df: pd.DataFrame,
+    groups: dict[str, ScenarioGroup],
+    cutoff: float = 0.6,
+) -> pd.DataFrame:
+    """Per rater: mean Spearman ρ between ratings and impairment level (see module doc).
+
+    Returns columns ``rater_id, rho, rho_delay_only, rho_loss_only, n_correlations,
+    reliable`` (one row per rater, sorted by rater_id).
+    """
+    session_code, sessions = _session_codes(df)
+    n_sessions = len(sessions)
+    per_group: dict[str, np.ndarray[Any, Any]] = {}
+    for name in FACTOR_GROUPS:
+        group = groups.get(name)
+        rho = np.full(n_sessions, np.nan)
+        if group is not None and group.levels:
+            scen_codes, scen_names = column_codes(df[SCENARIO])
+            level_of = np.array([group.levels.get(str(n), np.nan) for n in scen_names])
+            level_all = level_of[scen_codes]
+            mask = ~np.isnan(level_all)
+            sub_codes = session_code[mask]
+            level = level_all[mask]
+            rating = df[RATING].to_numpy(dtype=np.float64)[mask]
+            keys = pd.Series(sub_codes)
+            rank_level = pd.Series(level).groupby(keys).rank(method="average").to_numpy()
+            rank_rating = pd.Series(rating).groupby(keys).rank(method="average").to_numpy()
+            rho = grouped_pearson(sub_codes, rank_level, rank_rating, n_sessions)
+        per_group[name] = rho
+    table = pd.DataFrame({RATER: sessions[RATER].astype(str).to_numpy()})
+    for name in FACTOR_GROUPS:
+        table[f"rho_{name}"] = per_group[name]
+    agg = table.groupby(RATER, sort=True).agg(
+        **{f"rho_{name}": (f"rho_{name}", "mean") for name in FACTOR_GROUPS},
+        **{f"n_{name}": (f"rho_{name}", "count") for name in FACTOR_GROUPS},
+    )
+    sums = sum(
+        (agg[f"rho_{n}"].fillna(0.0) * agg[f"n_{n}"] for n in FACTOR_GROUPS),
+        start=pd.Series(0.0, index=agg.index),
+    )
+    counts = sum((agg[f"n_{n}"] for n in FACTOR_GROUPS), start=pd.Series(0, index=agg.index))
+    rho_all = (sums / counts.where(counts > 0)).astype(np.float64)
+    out = pd.DataFrame(
+        {
+            RATER: agg.index.astype(str),
+            "rho": rho_all.to_numpy(),
+            **{f"rho_{n}": agg[f"rho_{n}"].to_numpy() for n in FACTOR_GROUPS},
+            "n_correlations": counts.to_numpy().astype(np.int64),
+        }
+    )
+    out["reliable"] = (out["rho"].abs() > cutoff).to_numpy() & out["rho"].notna().to_numpy()
+    return out
+
+
+def unit_rank_vectors(
+    matrix: np.ndarray[Any, Any],
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, np.dtype[np.bool_]]]:
+    """Rows ranked (average ties), centred and scaled to unit norm; mask of usable rows.
+
+    The Spearman ρ of rows i and j is then the dot product zᵢ·zⱼ. Constant rows (ρ
+    undefined) are not usable.
+    """
+    if matrix.size == 0:
+        return np.zeros(matrix.shape), np.zeros(matrix.shape[0], dtype=bool)
+    ranks = stats.rankdata(matrix, axis=1)
+    centred = ranks - ranks.mean(axis=1, keepdims=True)
+    norm = np.sqrt((centred**2).sum(axis=1))
+    usable = norm > 1e-12
+    z = np.zeros_like(centred)
+    z[usable] = centred[usable] / norm[usable, None]
+    return z, usable
+
+
+def spearman_summary_from_unit_vectors(
+    z: np.ndarray[Any, Any],
+    *,
+    n_constant: int,
+    rng: np.random.Generator,
+    max_exact_sessions: int = 1500,
+    n_sampled_pairs: int = 100_000,
+) -> dict[str, Any]:
+    """Summary of ρ = zᵢ·zⱼ over all pairs of rows of ``z`` (see module doc)."""
+    n = int(z.shape[0])
+    result: dict[str, Any] = {
+        "n_raters": n,
+        "n_constant": n_constant,
+        "n_pairs": n * (n - 1) // 2,
+        "mean": None,
+        "mean_abs": None,
+        "sd": None,
+        "quantiles": None,
+        "sampled": False,
+    }
+    if n < 2:
+        return result
+    total = z.sum(axis=0)
+    result["mean"] = float((total @ total - n) / (n * (n - 1)))
+    if n <= max_exact_sessions:
+        gram = z @ z.T
+        values = gram[np.triu_indices(n, k=1)]
+    else:
+        i = rng.integers(0, n, size=n_sampled_pairs)
+        j = rng.integers(0, n - 1, size=n_sampled_pairs)
+        j = np.where(j >= i, j + 1, j)
+        values = np.einsum("ij,ij->i", z[i], z[j])
+        result["sampled"] = True
+    values = np.clip(values, -1.0, 1.0)
+    result["mean_abs"] = float(np.abs(values).mean())
+    result["sd"] = float(values.std(ddof=1)) if values.size > 1 else None
+    quantiles = np.quantile(values, _QUANTILES)
+    result["quantiles"] = {
+        f"q{round(q * 100):02d}": float(v) for q, v in zip(_QUANTILES, quantiles, strict=True)
+    }
+    return result
+
+
+def pairwise_spearman_summary(
+    matrix: np.ndarray[Any, Any],
+    *,
+    rng: np.random.Generator,
+    max_exact_sessions: int = 1500,
+    n_sampled_pairs: int = 100_000,
+) -> dict[str, Any]:
+    """Summary of Spearman ρ over all pairs of rows of ``matrix`` (rows = raters).
+
+    Rows with a constant vector (ρ undefined) are excluded and counted. Returns n_raters,
+    n_constant, n_pairs, mean, mean_abs (over the pairs used for quantiles), sd,
+    quantiles and whether the quantiles come from a random sample of pairs.
+    """
+    z, usable = unit_rank_vectors(matrix)
+    return spearman_summary_from_unit_vectors(
+        z[usable],
+        n_constant=int((~usable).sum()),
+        rng=rng,
+        max_exact_sessions=max_exact_sessions,
+        n_sampled_pairs=n_sampled_pairs,
+    )
+
+
+def inter_rater_agreement(
+    df: pd.DataFrame,
+    groups: dict[str, ScenarioGroup],
+    *,
+    seed: int = 0,
+    max_exact_sessions: int = 1500,
+) -> list[dict[str, Any]]:
+    """Pairwise Spearman agreement between sessions per game (and "all") and group.
+
+    Groups: the factor groups of :func:`scenario_groups` plus "all" (every scenario).
+    Sessions missing a scenario of the group are left out of that group (counted).
+    """
+    rng = np.random.default_rng(seed)
+    session_code, sessions = _session_codes(df)
+    scen_codes, scen_names = column_codes(df[SCENARIO])
+    scen_names = np.array([str(n) for n in scen_names], dtype=object)
+    full = np.full((len(sessions), len(scen_names)), np.nan)
+    full[session_code, scen_codes] = df[RATING].to_numpy(dtype=np.float64)
+    game_of_session = sessions[GAME].astype(str).to_numpy()
+    group_columns: dict[str, np.ndarray[Any, Any]] = {
+        name: np.flatnonzero(np.isin(scen_names, g.scenarios)) for name, g in groups.items()
+    }
+    group_columns["all"] = np.arange(len(scen_names))
+    games = [*sorted(set(game_of_session.tolist())), "all"]
+    ranked = {}
+    for name, cols in group_columns.items():  # rank every session once per group
+        sub = full[:, cols]
+        complete = ~np.isnan(sub).any(axis=1)
+        z = np.zeros(sub.shape)
+        usable = np.zeros(len(sub), dtype=bool)
+        z[complete], usable[complete] = unit_rank_vectors(sub[complete])
+        ranked[name] = (z, usable, complete)
+    out = []
+    for game in games:
+        rows = np.ones(len(sessions), bool) if game == "all" else game_of_session == game
+        for name, cols in group_columns.items():
+            z, usable, complete = ranked[name]
+            summary = spearman_summary_from_unit_vectors(
+                z[rows & usable],
+                n_constant=int((rows & complete & ~usable).sum()),
+                rng=rng,
+                max_exact_sessions=max_exact_sessions,
+            )
+            out.append(
+                {
+                    "game": str(game),
+                    "group": name,
+                    "scenarios": [str(s) for s in scen_names[cols]],
+                    "n_incomplete": int((rows & ~complete).sum()),
+                    **summary,
+                }
+            )
+    return out
+
+
+def p913_screening(df: pd.DataFrame, threshold: float = 0.75) -> pd.DataFrame:
+    """Pearson r of each rater's ratings with the condition MOS (scenario × game).
+
+    Returns ``rater_id, r, rejected`` (rejected: r < threshold or r undefined).
+    """
+    cond_codes, _ = group_codes(df, [SCENARIO, GAME])
+    rating = df[RATING].to_numpy(dtype=np.float64)
+    mos = np.bincount(cond_codes, rating) / np.bincount(cond_codes)
+    rater_codes, raters = column_codes(df[RATER])
+    r = grouped_pearson(rater_codes, rating, mos[cond_codes], len(raters))
+    out = pd.DataFrame(
+        {
+            RATER: np.array([str(x) for x in raters], dtype=object),
+            "r": r,
+            "rejected": ~(r >= threshold),
+        }
+    )
+    present = np.bincount(rater_codes, minlength=len(raters)) > 0
+    return out[present].sort_values(RATER, kind="stable").reset_index(drop=True)
+
+
+def straight_lining(df: pd.DataFrame) -> pd.DataFrame:
+    """Sessions whose ratings all have the same value (zero variance).
+
+    Returns ``rater_id, session_id, n, value`` for the flagged sessions only.
+    """
+    codes, sessions = group_codes(df, [RATER, SESSION])
+    stats_ = pd.Series(df[RATING].to_numpy()).groupby(codes).agg(["min", "max", "size"])
+    flat = ((stats_["min"] == stats_["max"]) & (stats_["size"] > 1)).to_numpy()
+    out = pd.DataFrame(
+        {
+            RATER: sessions[RATER].astype(str).to_numpy()[flat],
+            SESSION: sessions[SESSION].astype(str).to_numpy()[flat],
+            "n": stats_["size"].to_numpy()[flat],
+            "value": stats_["min"].to_numpy()[flat],
+        }
+    )
+    return out.sort_values([RATER, SESSION], kind="stable").reset_index(drop=True)

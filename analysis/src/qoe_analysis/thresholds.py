@@ -1,0 +1,257 @@
+"""KPI thresholds: the largest delay and loss per pace class and direction that stay acceptable.
+
+"Acceptable" means P(rating ≥ acceptable_from) ≥ ½ with every other network factor at 0.
+Directions: *downstream* (server→client), *upstream* (client→server) and *both* (the same
+value on both, as in the symmetric scenarios). Two estimates per (pace, direction, factor):
+
+* **tree**: P(acceptable | v) is the leaf P(acceptable) of the REP tree averaged over the
+  observed rater/session profiles of that pace class (weighted by their rating counts). It
+  is a step function of v that can only change at split points, which lie between tested
+  levels (midpoints of the adjacent values present at the node); the threshold is the first
+  split point where P drops below ½. It is therefore only located to within the bracket of
+  tested levels around it.
+* **logistic**: θ = −β₀/βⱼ (or the sum of both directions' slopes for "both") from a
+  per-pace logistic model with a Fieller 95 % CI (:mod:`qoe_analysis.logistic_model`).
+
+A ``resolution_note`` says when the tested levels are too coarse to place the threshold:
+the tree bracket, an estimate outside the tested range, or a CI wider than the gap between
+the neighbouring tested levels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from qoe_analysis.design import DS_DELAY, DS_LOSS, NETWORK_FACTORS, PACE, US_DELAY, US_LOSS
+from qoe_analysis.logistic_model import LogisticFit, fit_logistic, linear_threshold
+from qoe_analysis.tabular import group_codes
+from qoe_analysis.tree import TreeNode, predict_proba
+
+__all__ = ["DIRECTIONS", "kpi_thresholds", "logistic_models", "tree_threshold"]
+
+# direction -> (delay columns, loss columns) that take the value v.
+DIRECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "downstream": ((DS_DELAY,), (DS_LOSS,)),
+    "upstream": ((US_DELAY,), (US_LOSS,)),
+    "both": ((DS_DELAY, US_DELAY), (DS_LOSS, US_LOSS)),
+}
+_UNIT = {"max_delay_ms": "ms", "max_loss_pct": "%"}
+
+
+def _tree_splits(node: TreeNode, features: tuple[str, ...]) -> set[float]:
+    found: set[float] = set()
+    if node.is_leaf:
+        return found
+    if node.feature in features and node.threshold is not None:
+        found.add(float(node.threshold))
+    for child in (node.left, node.right):
+        if child is not None:
+            found |= _tree_splits(child, features)
+    return found
+
+
+def tree_threshold(
+    root: TreeNode,
+    profiles: pd.DataFrame,
+    profile_weights: np.ndarray[Any, Any],
+    columns: tuple[str, ...],
+    tested: np.ndarray[Any, Any],
+) -> dict[str, Any]:
+    """Largest acceptable value along ``columns`` (others 0) according to the tree.
+
+    ``profiles`` holds one row per observed non-network profile (all factor columns; the
+    network columns are overwritten). Returns value (a split point or None), the bracket of
+    tested levels around it and a status.
+    """
+    splits = sorted(_tree_splits(root, columns))
+    grid = sorted({0.0, *splits, *(np.nextafter(s, np.inf) for s in splits)})
+    w = np.asarray(profile_weights, dtype=np.float64)
+    p_acc = []
+    for v in grid:
+        query = profiles.copy()
+        for column in NETWORK_FACTORS:
+            query[column] = v if column in columns else 0.0
+        p_acc.append(float(np.average(predict_proba(root, query), weights=w)))
+    tested = np.sort(np.unique(np.asarray(tested, dtype=np.float64)))
+    result: dict[str, Any] = {
+        "value": None,
+        "tested_bracket": None,
+        "p_acceptable_at_zero": p_acc[0],
+        "status": "",
+    }
+    if p_acc[0] < 0.5:
+        result["status"] = "not_acceptable_at_zero"
+        return result
+    for v, p in zip(grid, p_acc, strict=True):
+        if p < 0.5:
+            split = max(s for s in splits if s < v)
+            below, above = tested[tested <= split], tested[tested > split]
+            result["value"] = split
+            result["tested_bracket"] = [
+                float(below.max()) if below.size else None,
+                float(above.min()) if above.size else None,
+            ]
+            result["status"] = "split"
+            return result
+    result["status"] = "acceptable_at_all_tested_levels"
+    return result
+
+
+def logistic_models(
+    conditions: pd.DataFrame, successes: np.ndarray[Any, Any], trials: np.ndarray[Any, Any]
+) -> dict[str, LogisticFit]:
+    """One logistic model per pace class and one over all ratings ("all").
+
+    ``conditions`` has one row per distinct factor profile (columns game_pace and the
+    network factors at least) with its acceptable count and total count.
+    """
+    fits: dict[str, LogisticFit] = {}
+    frame = conditions[[PACE, *NETWORK_FACTORS]].copy()
+    frame[PACE] = frame[PACE].astype(str)
+    frame["_k"] = np.asarray(successes, dtype=np.float64)
+    frame["_n"] = np.asarray(trials, dtype=np.float64)
+    for pace in [*sorted(frame[PACE].unique()), "all"]:
+        sub = frame if pace == "all" else frame[frame[PACE] == pace]
+        grouped = sub.groupby(list(NETWORK_FACTORS), sort=True)[["_k", "_n"]].sum()
+        x = np.array(grouped.index.to_list(), dtype=np.float64).reshape(-1, len(NETWORK_FACTORS))
+        fits[str(pace)] = fit_logistic(
+            x, grouped["_k"].to_numpy(), grouped["_n"].to_numpy(), NETWORK_FACTORS
+        )
+    return fits
+
+
+def _varied_alone(rows: pd.DataFrame, columns: tuple[str, ...]) -> bool:
+    """Whether some tested condition has these columns > 0 (equal) and the others at 0."""
+    others = [c for c in NETWORK_FACTORS if c not in columns]
+    values = rows[list(columns)].to_numpy(dtype=np.float64)
+    alone = (
+        (rows[others].to_numpy(dtype=np.float64) == 0).all(axis=1)
+        & (values[:, 0] > 0)
+        & (values == values[:, :1]).all(axis=1)
+    )
+    return bool(alone.any())
+
+
+def _note(
+    key: str,
+    tree: dict[str, Any],
+    logistic: dict[str, Any],
+    tested: np.ndarray[Any, Any],
+    varied_alone: bool,
+) -> str | None:
+    unit = _UNIT[key]
+    notes: list[str] = []
+    if not varied_alone:
+        notes.append(
+            "no tested condition varies this factor alone, so the tree value extrapolates "
+            "from conditions where it changes together with other factors"
+        )
+    tested = np.sort(np.unique(tested))
+    if tree["status"] == "split":
+        lo, hi = tree["tested_bracket"]
+        notes.append(
+            f"tree split {tree['value']:g} {unit} lies between the tested levels {lo:g} and "
+            f"{hi:g} {unit}; a split can only fall between tested levels, so the threshold "
+            "can lie anywhere in that interval"
+        )
+    elif tree["status"] == "acceptable_at_all_tested_levels":
+        notes.append(
+            f"acceptable at every tested level up to {tested.max():g} {unit} (tree); "
+            "the threshold lies beyond the tested range"
+        )
+    else:
+        notes.append("not acceptable even without this impairment (tree)")
+    value = logistic.get("value")
+    if value is not None:
+        if value < tested.min() or value > tested.max():
+            notes.append(
+                f"logistic estimate {value:g} {unit} lies outside the tested range "
+                f"[{tested.min():g}, {tested.max():g}] {unit} (extrapolation)"
+            )
+        elif logistic["status"] == "ok":
+            below, above = tested[tested <= value], tested[tested >= value]
+            gap = float(above.min() - below.max()) if below.size and above.size else np.inf
+            width = logistic["ci95_high"] - logistic["ci95_low"]
+            if gap > 0 and width > gap:
+                notes.append(
+                    f"logistic CI ({width:g} {unit} wide) is wider than the gap between the "
+                    f"neighbouring tested levels ({gap:g} {unit})"
+                )
+    if logistic["status"] == "ci_unbounded":
+        notes.append("logistic slope not significantly below 0: CI unbounded")
+    elif logistic["status"] == "no_decreasing_effect":
+        notes.append("logistic model shows no decreasing effect of this factor")
+    elif logistic["status"] == "not_identifiable":
+        notes.append(
+            "logistic model: the design confounds this direction with another factor "
+            "(e.g. A1/A2 change delay and loss of one direction together); not estimable"
+        )
+    elif logistic["status"] == "not_acceptable_at_zero":
+        notes.append("logistic model: not acceptable even without this impairment")
+    return "; ".join(notes) if notes else None
+
+
+def kpi_thresholds(
+    factors: pd.DataFrame,
+    y: np.ndarray[Any, Any],
+    root: TreeNode,
+    acceptable_from: int,
+    profiles: tuple[np.ndarray[Any, Any], pd.DataFrame] | None = None,
+) -> dict[str, Any]:
+    """Thresholds per pace class (and "all") × direction × {max_delay_ms, max_loss_pct}.
+
+    ``profiles`` may pass precomputed ``group_codes(factors, factors.columns)``.
+    """
+    codes, profiles_all = (
+        profiles if profiles is not None else group_codes(factors, list(factors.columns))
+    )
+    trials = np.bincount(codes).astype(np.float64)
+    successes = np.bincount(codes, weights=np.asarray(y, dtype=np.float64))
+    fits = logistic_models(profiles_all, successes, trials)
+    pace_of = profiles_all[PACE].astype(str).to_numpy()
+    profile_cols = [c for c in factors.columns if c not in NETWORK_FACTORS]
+    by_pace: dict[str, Any] = {}
+    for pace, fit in fits.items():
+        mask = np.ones(len(profiles_all), bool) if pace == "all" else pace_of == pace
+        rows = profiles_all[mask]
+        p_codes, rater_profiles = group_codes(rows, profile_cols)
+        weights = np.bincount(p_codes, weights=trials[mask])
+        for column in NETWORK_FACTORS:
+            rater_profiles[column] = 0.0
+        rater_profiles = rater_profiles[list(factors.columns)]
+        per_direction: dict[str, Any] = {}
+        for direction, (delay_cols, loss_cols) in DIRECTIONS.items():
+            entry: dict[str, Any] = {}
+            for key, cols in (("max_delay_ms", delay_cols), ("max_loss_pct", loss_cols)):
+                tested = np.unique(rows[list(cols)].to_numpy(dtype=np.float64))
+                tree = tree_threshold(root, rater_profiles, weights, cols, tested)
+                vector = np.array([1.0 if c in cols else 0.0 for c in NETWORK_FACTORS])
+                logistic = linear_threshold(fit, vector)
+                alone = _varied_alone(rows, cols)
+                entry[key] = {
+                    "tree": tree["value"],
+                    "tree_tested_bracket": tree["tested_bracket"],
+                    "tree_status": tree["status"],
+                    "logistic": logistic["value"],
+                    "ci95_low": logistic["ci95_low"],
+                    "ci95_high": logistic["ci95_high"],
+                    "logistic_status": logistic["status"],
+                    "tested_levels": [float(v) for v in tested],
+                    "varied_alone_in_design": alone,
+                    "resolution_note": _note(key, tree, logistic, tested, alone),
+                }
+            per_direction[direction] = entry
+        by_pace[pace] = {**per_direction, "logistic_model": fit.to_dict()}
+    return {
+        "acceptable_from": acceptable_from,
+        "criterion": f"P(rating >= {acceptable_from}) >= 0.5 with all other network factors at 0",
+        "directions": {
+            "downstream": "server->client",
+            "upstream": "client->server",
+            "both": "same value on both directions",
+        },
+        "by_pace": by_pace,
+    }

@@ -1,0 +1,450 @@
+"""Decision tree for a binary target, grown and pruned with the REPTree recipe.
+
+Recipe (Weka ``weka.classifiers.trees.REPTree`` defaults: ``-M 2 -N 3 -S 1``):
+
+1. A stratified hold-out of 1/3 of the rows is set aside with a fixed seed (sklearn
+   ``train_test_split(stratify=y)``); the tree is grown on the other 2/3.
+2. Growing uses scikit-learn's ``DecisionTreeClassifier(criterion="entropy")`` = splits of
+   maximal information gain, on the distinct factor profiles with their counts as sample
+   weights; at least ``min_leaf`` (= 2) ratings per leaf; numeric thresholds at the midpoint
+   between adjacent distinct values (reported in float64). Nominal factors are one-hot
+   encoded, so a nominal split is binary ("game_pace = slow" vs "≠ slow"), whereas Weka
+   splits a nominal attribute into one branch per value.
+3. Reduced-error pruning, bottom-up: a subtree is replaced by a leaf when its hold-out error
+   is ≥ the hold-out error of the node as a leaf (majority class of the growing data, ties to
+   "not acceptable"), as in REPTree.
+4. Back-fitting: the hold-out counts are added to the class counts of every remaining node
+   (REPTree ``backfitHoldOutSet``); a leaf predicts its majority class afterwards.
+
+Prediction and rule extraction both use the node structure of this module, so the printed
+rules and the predictions cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import train_test_split  # type: ignore[import-untyped]
+from sklearn.tree import DecisionTreeClassifier  # type: ignore[import-untyped]
+
+from qoe_analysis.tabular import group_codes
+
+__all__ = [
+    "TreeNode",
+    "fit_rep_tree",
+    "predict",
+    "predict_proba",
+    "reduced_error_prune",
+    "rule_matches",
+    "tree_rules",
+    "tree_to_dict",
+]
+
+_CLASS_NAMES = ("not_acceptable", "acceptable")
+
+
+@dataclass
+class TreeNode:
+    """A node: leaf when ``feature`` is None. Numeric: left ⇔ x ≤ threshold.
+
+    Nominal (one-hot): left ⇔ x ≠ category, right ⇔ x = category.
+    ``counts`` = [not acceptable, acceptable] (growing data, plus hold-out after back-fit).
+    """
+
+    counts: np.ndarray[Any, np.dtype[np.float64]]
+    feature: str | None = None
+    numeric: bool = True
+    threshold: float | None = None
+    category: str | None = None
+    left: TreeNode | None = None
+    right: TreeNode | None = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.feature is None
+
+    @property
+    def prediction(self) -> int:
+        return int(np.argmax(self.counts))  # first max: ties -> not acceptable
+
+    @property
+    def p_acceptable(self) -> float:
+        total = float(self.counts.sum())
+        return float(self.counts[1] / total) if total > 0 else float("nan")
+
+
+def _encode(factors: pd.DataFrame) -> tuple[pd.DataFrame, list[tuple[str, bool, str | None]]]:
+    """Numeric columns as float64; nominal columns one-hot (sorted categories)."""
+    cols: dict[str, np.ndarray[Any, Any]] = {}
+    meta: list[tuple[str, bool, str | None]] = []
+    for column in factors.columns:
+        series = factors[column]
+        if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+            series.dtype
+        ):
+            cols[str(column)] = series.to_numpy(dtype=np.float64)
+            meta.append((str(column), True, None))
+        else:
+            values = series.astype(str).to_numpy(dtype=object)
+            for category in sorted(set(values.tolist())):
+                cols[f"{column}={category}"] = (values == category).astype(np.float64)
+                meta.append((str(column), False, category))
+    return pd.DataFrame(cols), meta
+
+
+def _profiles(factors: pd.DataFrame) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
+    """Profile code per row (distinct combinations of factor values) and the profile table."""
+    return group_codes(factors, list(factors.columns))
+
+
+Columns = dict[str, np.ndarray[Any, Any]]
+
+
+def _columns(frame: pd.DataFrame) -> Columns:
+    """Column arrays for routing: float64 for numeric columns, str objects otherwise."""
+    out: Columns = {}
+    for column in frame.columns:
+        series = frame[column]
+        if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+            series.dtype
+        ):
+            out[str(column)] = series.to_numpy(dtype=np.float64)
+        else:
+            out[str(column)] = series.astype(str).to_numpy(dtype=object)
+    return out
+
+
+def _route(
+    node: TreeNode, columns: Columns, rows: np.ndarray[Any, Any]
+) -> list[tuple[TreeNode, np.ndarray[Any, Any]]]:
+    """(node, row indices reaching it) for every node of the subtree."""
+    out = [(node, rows)]
+    stack = [(node, rows)]
+    while stack:
+        current, idx = stack.pop()
+        if current.is_leaf or current.feature is None:
+            continue
+        values = columns[current.feature][idx]
+        go_left = values <= current.threshold if current.numeric else values != current.category
+        assert current.left is not None and current.right is not None
+        left = (current.left, idx[go_left])
+        right = (current.right, idx[~go_left])
+        out += [left, right]
+        stack += [left, right]
+    return out
+
+
+def _snap(threshold: float, values: np.ndarray[Any, Any]) -> float:
+    """Midpoint (float64) of the node's distinct values around a float32 sklearn threshold."""
+    below = values[values <= threshold]
+    above = values[values > threshold]
+    if below.size == 0 or above.size == 0:
+        return float(threshold)
+    return float((below.max() + above.min()) / 2.0)
+
+
+def _first_equivalent_split(
+    rows: np.ndarray[Any, Any],
+    go_left: np.ndarray[Any, Any],
+    feature: int,
+    meta: list[tuple[str, bool, str | None]],
+    encoded_rows: np.ndarray[Any, Any],
+) -> tuple[int, float, bool] | None:
+    """An earlier numeric column splitting the node's rows into exactly the same two sets.
+
+    Returns (column index, threshold, swapped) or None. ``swapped`` means the earlier
+    column sends the current right-hand rows to the left. Weka picks the first attribute
+    among equally good splits; sklearn draws features in random order.
+    """
+    left, right = rows[go_left], rows[~go_left]
+    if left.size == 0 or right.size == 0:
+        return None
+    for j in range(feature):
+        if not meta[j][1]:
+            continue
+        a, b = encoded_rows[left, j], encoded_rows[right, j]
+        if a.max() < b.min():
+            return j, float((a.max() + b.min()) / 2.0), False
+        if b.max() < a.min():
+            return j, float((b.max() + a.min()) / 2.0), True
+    return None
+
+
+def reduced_error_prune(
+    children_left: np.ndarray[Any, Any],
+    children_right: np.ndarray[Any, Any],
+    grow_counts: np.ndarray[Any, Any],
+    holdout_counts: np.ndarray[Any, Any],
+) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """REPTree reduced-error pruning on a tree in array form (sklearn ``tree_`` layout).
+
+    Bottom-up, a subtree is replaced by a leaf when its hold-out error is ≥ the hold-out
+    error of the node as a leaf; a node predicts the majority class of its growing counts
+    (ties → class 0). Returns a mask of the nodes that end up as leaves.
+    """
+    n = len(children_left)
+    prediction = np.argmax(grow_counts, axis=1)
+    leaf_error = holdout_counts.sum(axis=1) - holdout_counts[np.arange(n), prediction]
+    is_leaf = children_left == -1
+    subtree_error = np.where(is_leaf, leaf_error, 0.0)
+    # children have larger ids than their parent in sklearn trees: reverse order is post-order
+    for i in range(n - 1, -1, -1):
+        if is_leaf[i]:
+            continue
+        error = subtree_error[children_left[i]] + subtree_error[children_right[i]]
+        if error >= leaf_error[i]:
+            is_leaf[i] = True
+            error = leaf_error[i]
+        subtree_error[i] = error
+    return np.asarray(is_leaf)
+
+
+def _build_nodes(
+    clf: DecisionTreeClassifier,
+    meta: list[tuple[str, bool, str | None]],
+    encoded_rows: np.ndarray[Any, Any],
+    counts: np.ndarray[Any, Any],
+    is_leaf: np.ndarray[Any, Any],
+) -> TreeNode:
+    """Copy the (pruned) fitted tree into :class:`TreeNode` objects.
+
+    Numeric thresholds are recomputed in float64 as the midpoint of the adjacent distinct
+    values *of the growing rows reaching the node* (sklearn works in float32). When an
+    earlier factor splits a node's rows identically it replaces the chosen one (Weka's rule
+    of the first attribute on ties).
+    """
+    t = clf.tree_
+    reach = clf.decision_path(encoded_rows.astype(np.float32)).tocsc()
+
+    def build(i: int) -> TreeNode:
+        if is_leaf[i]:
+            return TreeNode(counts=counts[i].astype(np.float64))
+        feature = int(t.feature[i])
+        rows = reach.indices[reach.indptr[i] : reach.indptr[i + 1]]
+        values = encoded_rows[rows, feature]
+        threshold = _snap(float(t.threshold[i]), np.unique(values))
+        left_child, right_child = int(t.children_left[i]), int(t.children_right[i])
+        tie = _first_equivalent_split(rows, values <= threshold, feature, meta, encoded_rows)
+        if tie is not None:
+            feature, threshold, swapped = tie
+            if swapped:
+                left_child, right_child = right_child, left_child
+        column, numeric, category = meta[feature]
+        return TreeNode(
+            counts=counts[i].astype(np.float64),
+            feature=column,
+            numeric=numeric,
+            threshold=threshold if numeric else None,
+            category=category,
+            left=build(left_child),
+            right=build(right_child),
+        )
+
+    return build(0)
+
+
+def fit_rep_tree(
+    factors: pd.DataFrame,
+    y: np.ndarray[Any, Any],
+    *,
+    seed: int = 0,
+    min_leaf: float = 2.0,
+    holdout_fraction: float = 1.0 / 3.0,
+    prune: bool = True,
+    profiles: tuple[np.ndarray[Any, Any], pd.DataFrame] | None = None,
+) -> TreeNode:
+    """Grow on 2/3, prune on the stratified 1/3 hold-out, back-fit (see module doc).
+
+    With ``prune=False`` the tree is grown on all rows (like REPTree ``-P``).
+    ``profiles`` may pass precomputed ``group_codes(factors, factors.columns)``.
+    """
+    target = np.asarray(y, dtype=np.int64)
+    profile_code, table = profiles if profiles is not None else _profiles(factors)
+    n_profiles = len(table)
+    grow_mask = np.ones(target.size, dtype=bool)
+    if prune:
+        can_stratify = np.bincount(target, minlength=2).min() >= 2
+        _, hold_idx = train_test_split(
+            np.arange(target.size),
+            test_size=holdout_fraction,
+            random_state=seed,
+            stratify=target if can_stratify else None,
+        )
+        grow_mask[hold_idx] = False
+    cell = profile_code * 2 + target
+    grow = np.bincount(cell[grow_mask], minlength=2 * n_profiles).reshape(n_profiles, 2)
+    hold = np.bincount(cell[~grow_mask], minlength=2 * n_profiles).reshape(n_profiles, 2)
+
+    encoded, meta = _encode(table)
+    enc = encoded.to_numpy(dtype=np.float64)
+    rows = np.flatnonzero(grow.sum(axis=1) > 0)
+    x_fit = np.repeat(enc[rows], 2, axis=0)
+    y_fit = np.tile(np.array([0, 1]), rows.size)
+    w_fit = grow[rows].reshape(-1).astype(np.float64)
+    keep = w_fit > 0
+    total = float(w_fit.sum())
+    clf = DecisionTreeClassifier(
+        criterion="entropy",
+        min_weight_fraction_leaf=min(0.5, (min_leaf - 1e-9) / total) if total > 0 else 0.0,
+        min_impurity_decrease=1e-12,
+        random_state=seed,
+    )
+    clf.fit(x_fit[keep], y_fit[keep], sample_weight=w_fit[keep])
+    if len(clf.classes_) < 2:
+        return TreeNode(counts=(grow.sum(axis=0) + hold.sum(axis=0)).astype(np.float64))
+    path = clf.decision_path(enc.astype(np.float32)).T.tocsr()  # nodes × profiles
+    node_grow = np.asarray(path @ grow, dtype=np.float64)
+    node_hold = np.asarray(path @ hold, dtype=np.float64)
+    t = clf.tree_
+    if prune:
+        is_leaf = reduced_error_prune(t.children_left, t.children_right, node_grow, node_hold)
+        counts = node_grow + node_hold  # back-fit (REPTree backfitHoldOutSet)
+    else:
+        is_leaf = t.children_left == -1
+        counts = node_grow
+    return _build_nodes(clf, meta, enc[rows], counts, is_leaf)
+
+
+def predict_proba(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """P(acceptable) of the leaf each row falls into."""
+    out = np.full(len(factors), np.nan)
+    for node, idx in _route(root, _columns(factors), np.arange(len(factors))):
+        if node.is_leaf:
+            out[idx] = node.p_acceptable
+    return out
+
+
+def predict(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """Predicted class (1 = acceptable) of the leaf each row falls into."""
+    out = np.zeros(len(factors), dtype=np.int64)
+    for node, idx in _route(root, _columns(factors), np.arange(len(factors))):
+        if node.is_leaf:
+            out[idx] = node.prediction
+    return out
+
+
+def tree_to_dict(node: TreeNode) -> dict[str, Any]:
+    """Nested JSON: leaves carry n, counts, p_acceptable, prediction; inner nodes a split."""
+    out: dict[str, Any] = {
+        "n": float(node.counts.sum()),
+        "counts": {name: float(c) for name, c in zip(_CLASS_NAMES, node.counts, strict=True)},
+        "p_acceptable": node.p_acceptable,
+        "prediction": _CLASS_NAMES[node.prediction],
+    }
+    if not node.is_leaf:
+        assert node.left is not None and node.right is not None
+        if node.numeric:
+            out["split"] = {"feature": node.feature, "type": "numeric", "threshold": node.threshold}
+            out["left"] = {
+                "condition": f"{node.feature} <= {node.threshold:g}",
+                **tree_to_dict(node.left),
+            }
+            out["right"] = {
+                "condition": f"{node.feature} > {node.threshold:g}",
+                **tree_to_dict(node.right),
+            }
+        else:
+            out["split"] = {"feature": node.feature, "type": "nominal", "category": node.category}
+            out["left"] = {
+                "condition": f"{node.feature} != {node.category}",
+                **tree_to_dict(node.left),
+            }
+            out["right"] = {
+                "condition": f"{node.feature} = {node.category}",
+                **tree_to_dict(node.right),
+            }
+    return out
+
+
+def _condition_text(cond: dict[str, Any]) -> str:
+    return (
+        f"{cond['feature']} {cond['op']} {cond['value']:g}"
+        if isinstance(cond["value"], float)
+        else f"{cond['feature']} {cond['op']} {cond['value']}"
+    )
+
+
+def _simplify(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep the tightest numeric bounds per feature; nominal '=' subsumes '!=' tests."""
+    out: list[dict[str, Any]] = []
+    upper: dict[str, float] = {}
+    lower: dict[str, float] = {}
+    equal: dict[str, str] = {}
+    not_equal: dict[str, list[str]] = {}
+    order: list[str] = []
+    for c in conditions:
+        if c["feature"] not in order:
+            order.append(c["feature"])
+        if c["op"] == "<=":
+            upper[c["feature"]] = min(upper.get(c["feature"], np.inf), c["value"])
+        elif c["op"] == ">":
+            lower[c["feature"]] = max(lower.get(c["feature"], -np.inf), c["value"])
+        elif c["op"] == "=":
+            equal[c["feature"]] = c["value"]
+        else:
+            not_equal.setdefault(c["feature"], []).append(c["value"])
+    for f in order:
+        if f in lower:
+            out.append({"feature": f, "op": ">", "value": lower[f]})
+        if f in upper:
+            out.append({"feature": f, "op": "<=", "value": upper[f]})
+        if f in equal:
+            out.append({"feature": f, "op": "=", "value": equal[f]})
+        elif f in not_equal:
+            out.extend({"feature": f, "op": "!=", "value": v} for v in not_equal[f])
+    return out
+
+
+def tree_rules(root: TreeNode) -> list[dict[str, Any]]:
+    """One rule per leaf: simplified conditions, prediction, n, p_acceptable, and text."""
+    rules: list[dict[str, Any]] = []
+
+    def walk(node: TreeNode, path: list[dict[str, Any]]) -> None:
+        if node.is_leaf:
+            conditions = _simplify(path)
+            label = _CLASS_NAMES[node.prediction]
+            text = " AND ".join(_condition_text(c) for c in conditions) or "TRUE"
+            rules.append(
+                {
+                    "conditions": conditions,
+                    "prediction": label,
+                    "n": float(node.counts.sum()),
+                    "p_acceptable": node.p_acceptable,
+                    "text": f"IF {text} THEN {label} "
+                    f"(n={node.counts.sum():g}, P(acceptable)={node.p_acceptable:.3f})",
+                }
+            )
+            return
+        assert node.left is not None and node.right is not None
+        if node.numeric:
+            left = {"feature": node.feature, "op": "<=", "value": float(node.threshold or 0.0)}
+            right = {"feature": node.feature, "op": ">", "value": float(node.threshold or 0.0)}
+        else:
+            left = {"feature": node.feature, "op": "!=", "value": node.category}
+            right = {"feature": node.feature, "op": "=", "value": node.category}
+        walk(node.left, [*path, left])
+        walk(node.right, [*path, right])
+
+    walk(root, [])
+    return rules
+
+
+def rule_matches(
+    rule: dict[str, Any], factors: pd.DataFrame
+) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Rows of ``factors`` satisfying every condition of ``rule``."""
+    mask = np.ones(len(factors), dtype=bool)
+    for c in rule["conditions"]:
+        values = factors[c["feature"]].to_numpy()
+        if c["op"] == "<=":
+            mask &= values.astype(np.float64) <= c["value"]
+        elif c["op"] == ">":
+            mask &= values.astype(np.float64) > c["value"]
+        elif c["op"] == "=":
+            mask &= values.astype(str) == c["value"]
+        else:
+            mask &= values.astype(str) != c["value"]
+    return mask

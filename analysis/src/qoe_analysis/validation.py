@@ -1,0 +1,275 @@
+"""Loading and validating the tidy ratings table.
+
+One row per rating with the columns of :data:`qoe_analysis.design.REQUIRED_COLUMNS`; any
+further column is a per-rater or per-session factor. Validation is all-or-nothing: the first
+problem found raises :class:`RatingsValidationError` naming the column and the CSV line
+(1-based, the header is line 1), and no result is computed from a table that failed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from typing import IO, Any
+
+import numpy as np
+import pandas as pd
+
+from qoe_analysis.design import (
+    ACR_MAX,
+    ACR_MIN,
+    DS_DELAY,
+    DS_LOSS,
+    GAME,
+    NETWORK_FACTORS,
+    PACE,
+    PACE_CLASSES,
+    RATER,
+    RATING,
+    REQUIRED_COLUMNS,
+    SCENARIO,
+    SESSION,
+    US_DELAY,
+    US_LOSS,
+)
+from qoe_analysis.tabular import column_codes, group_codes
+
+__all__ = ["RatingsValidationError", "load_ratings", "validate_ratings"]
+
+_TEXT_COLUMNS = (RATER, SESSION, GAME, PACE, SCENARIO)
+_FIRST_LINE_ATTR = "qoe_analysis_first_line"
+
+
+class RatingsValidationError(ValueError):
+    """Raised for unusable ratings input; ``column`` and ``line`` locate the problem.
+
+    ``line`` is the 1-based line of the CSV file (header = line 1), or ``None`` when the
+    table did not come from a file or the problem is not tied to a line.
+    """
+
+    def __init__(self, message: str, *, column: str | None = None, line: int | None = None):
+        where = []
+        if column is not None:
+            where.append(f"column '{column}'")
+        if line is not None:
+            where.append(f"line {line}")
+        full = f"{', '.join(where)}: {message}" if where else message
+        super().__init__(full)
+        self.column = column
+        self.line = line
+
+
+def load_ratings(source: str | os.PathLike[str] | IO[str]) -> pd.DataFrame:
+    """Read a ratings CSV and return the validated table (see :func:`validate_ratings`)."""
+    try:
+        raw = pd.read_csv(
+            source,
+            dtype=dict.fromkeys(_TEXT_COLUMNS, str),
+            skip_blank_lines=False,
+        )
+    except pd.errors.EmptyDataError:
+        raise RatingsValidationError("the ratings file is empty", line=1) from None
+    except pd.errors.ParserError as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        line = int(match.group(1)) if match else None
+        raise RatingsValidationError(
+            f"malformed CSV ({str(exc).strip().splitlines()[-1]})", line=line
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise RatingsValidationError(f"the file is not UTF-8 text ({exc.reason})") from None
+    # Trailing blank lines are harmless; blank lines inside the table are reported.
+    blank = raw.isna().all(axis=1).to_numpy()
+    n_keep = len(blank)
+    while n_keep > 0 and blank[n_keep - 1]:
+        n_keep -= 1
+    if n_keep < len(raw):
+        raw = raw.iloc[:n_keep]
+    return validate_ratings(raw, first_line=2)
+
+
+def _line(first_line: int | None, position: int) -> int | None:
+    return None if first_line is None else first_line + position
+
+
+def _fail_at(
+    mask: np.ndarray[Any, np.dtype[np.bool_]],
+    column: str,
+    first_line: int | None,
+    describe: Any,
+) -> None:
+    """Raise for the first True in ``mask``; ``describe(position)`` gives the message."""
+    bad = np.flatnonzero(mask)
+    if bad.size:
+        pos = int(bad[0])
+        suffix = "" if first_line is not None else f" (row {pos})"
+        raise RatingsValidationError(
+            describe(pos) + suffix, column=column, line=_line(first_line, pos)
+        )
+
+
+def _numeric_column(
+    series: pd.Series, column: str, first_line: int | None
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    if pd.api.types.is_bool_dtype(series.dtype):
+        raise RatingsValidationError("expected numbers, got booleans", column=column)
+    if pd.api.types.is_numeric_dtype(series.dtype):
+        return series.to_numpy(dtype=np.float64)
+    converted = pd.to_numeric(series, errors="coerce")
+    values = converted.to_numpy(dtype=np.float64)
+    raw = series.to_numpy(dtype=object)
+    _fail_at(
+        np.isnan(values),
+        column,
+        first_line,
+        lambda pos: f"value {raw[pos]!r} is not a number",
+    )
+    return values
+
+
+def _text_column(series: pd.Series, column: str, first_line: int | None) -> pd.Categorical:
+    """Text factor as a Categorical with sorted str categories; missing/blank rejected."""
+    cat = series.array if isinstance(series.dtype, pd.CategoricalDtype) else pd.Categorical(series)
+    assert isinstance(cat, pd.Categorical)
+    codes = np.asarray(cat.codes, dtype=np.int64)
+    _fail_at(codes < 0, column, first_line, lambda pos: "missing value")
+    names = np.array([str(c) for c in cat.categories], dtype=object)
+    blank = np.array([n.strip() == "" for n in names], dtype=bool)
+    if blank.any():
+        _fail_at(blank[codes], column, first_line, lambda pos: "missing value")
+    uniques, inverse = np.unique(names, return_inverse=True)  # also merges 1 and "1"
+    return pd.Categorical.from_codes(inverse[codes], categories=pd.Index(uniques, dtype=object))
+
+
+def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.DataFrame:
+    """Check the ratings table and return a copy with canonical dtypes.
+
+    Rules: all required columns present; no missing values (required or factor columns);
+    network factors numeric with delay ≥ 0 ms and 0 ≤ loss ≤ 100 %; rating an integer on
+    the ACR scale 1–5 (ITU-T P.800); ``game_pace`` one of fast/medium/slow; no duplicated
+    (rater_id, session_id, scenario) row; every scenario has one network condition, every
+    session one rater and one game, every game one pace class.
+
+    ``first_line`` is the file line of the first data row (2 for a CSV with a header);
+    when ``None`` it is taken from ``df.attrs`` if the table came from
+    :func:`load_ratings`, else errors carry ``line=None`` and name the row position.
+    """
+    if first_line is None:
+        attr = df.attrs.get(_FIRST_LINE_ATTR)
+        first_line = int(attr) if attr is not None else None
+    if len(df.columns) == 0:
+        raise RatingsValidationError("the ratings table has no columns", line=first_line)
+    header_line = None if first_line is None else first_line - 1
+    columns = [str(c) for c in df.columns]
+    for column in REQUIRED_COLUMNS:
+        if column not in columns:
+            raise RatingsValidationError(
+                "required column is missing", column=column, line=header_line
+            )
+    duplicated_names = {c for c in columns if columns.count(c) > 1}
+    if duplicated_names:
+        raise RatingsValidationError(
+            "column appears more than once in the header",
+            column=sorted(duplicated_names)[0],
+            line=header_line,
+        )
+    if len(df) == 0:
+        raise RatingsValidationError("the table contains no ratings", line=first_line)
+
+    out: dict[str, Any] = {}
+    extra = [c for c in columns if c not in REQUIRED_COLUMNS]
+    for column in [*REQUIRED_COLUMNS, *extra]:
+        series = df[column]
+        numeric = column in NETWORK_FACTORS or column == RATING
+        is_number = pd.api.types.is_numeric_dtype(series.dtype) and not (
+            pd.api.types.is_bool_dtype(series.dtype)
+        )
+        if numeric or (column not in _TEXT_COLUMNS and is_number):
+            _fail_at(series.isna().to_numpy(), column, first_line, lambda pos: "missing value")
+            out[column] = (
+                _numeric_column(series, column, first_line)
+                if numeric
+                else series.to_numpy(dtype=np.float64)
+            )
+        else:
+            out[column] = _text_column(series, column, first_line)
+    rating = out[RATING]
+    _fail_at(
+        (rating != np.round(rating)) | (rating < ACR_MIN) | (rating > ACR_MAX),
+        RATING,
+        first_line,
+        lambda pos: f"rating {rating[pos]:g} is not an integer on the ACR scale 1-5",
+    )
+    for column in (DS_DELAY, US_DELAY):
+        values = out[column]
+        _fail_at(
+            ~np.isfinite(values) | (values < 0),
+            column,
+            first_line,
+            lambda pos, v=values: f"delay {v[pos]:g} ms must be finite and >= 0",
+        )
+    for column in (DS_LOSS, US_LOSS):
+        values = out[column]
+        _fail_at(
+            ~np.isfinite(values) | (values < 0) | (values > 100),
+            column,
+            first_line,
+            lambda pos, v=values: f"loss {v[pos]:g} % must lie in [0, 100]",
+        )
+    pace = out[PACE]
+    _fail_at(
+        ~np.isin(pace.categories, PACE_CLASSES)[pace.codes],
+        PACE,
+        first_line,
+        lambda pos: f"pace {pace[pos]!r} is not one of {', '.join(PACE_CLASSES)}",
+    )
+
+    table = pd.DataFrame(out)
+    table[RATING] = table[RATING].astype(np.int64)
+    _check_duplicates(table, first_line)
+    _check_functional(table, [SCENARIO], list(NETWORK_FACTORS), first_line)
+    _check_functional(table, [RATER, SESSION], [GAME], first_line)
+    _check_functional(table, [GAME], [PACE], first_line)
+    table.attrs[_FIRST_LINE_ATTR] = first_line
+    return table
+
+
+def _check_duplicates(table: pd.DataFrame, first_line: int | None) -> None:
+    codes, _ = group_codes(table, [RATER, SESSION, SCENARIO])
+    dup = pd.Series(codes).duplicated(keep="first").to_numpy()
+    if dup.any():
+        pos = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(codes == codes[pos])[0])
+        row = table.iloc[pos]
+        where = f"line {_line(first_line, first)}" if first_line is not None else f"row {first}"
+        raise RatingsValidationError(
+            f"duplicated rating of rater {row[RATER]!r}, session {row[SESSION]!r}, "
+            f"scenario {row[SCENARIO]!r} (first given at {where})",
+            column=SCENARIO,
+            line=_line(first_line, pos),
+        )
+
+
+def _check_functional(
+    table: pd.DataFrame, key: Sequence[str], dependents: Sequence[str], first_line: int | None
+) -> None:
+    """Every value of the ``key`` columns must come with one value of each dependent column."""
+    codes, _ = group_codes(table, key)
+    running = np.maximum.accumulate(codes)
+    is_first = np.ones(codes.size, dtype=bool)
+    is_first[1:] = codes[1:] > running[:-1]
+    first_pos = np.flatnonzero(is_first)[codes]  # position of each row's group's first row
+    for column in dependents:
+        values, _ = column_codes(table[column])
+        mismatch = values != values[first_pos]
+        if mismatch.any():
+            pos = int(np.flatnonzero(mismatch)[0])
+            name = "/".join(key)
+            key_value = "/".join(str(table[k].iloc[pos]) for k in key)
+            here, there = table[column].iloc[pos], table[column].iloc[int(first_pos[pos])]
+            raise RatingsValidationError(
+                f"{name} {key_value!r} has {column}={here!r} here but {there!r} on its "
+                f"first row; each {name} must have one {column}",
+                column=column,
+                line=_line(first_line, pos),
+            )

@@ -1,0 +1,144 @@
+"""Intra-/inter-rater Spearman ρ, P.913 screening and straight-lining vs SciPy references."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from qoe_analysis.design import DISSERTATION_SCENARIOS
+from qoe_analysis.reliability import (
+    grouped_pearson,
+    inter_rater_agreement,
+    intra_rater_reliability,
+    p913_screening,
+    pairwise_spearman_summary,
+    scenario_groups,
+    straight_lining,
+)
+from qoe_analysis.validation import validate_ratings
+from scipy import stats
+
+
+def make_table(ratings: dict[tuple[str, str, str], list[int]]) -> pd.DataFrame:
+    """(rater, session, game) -> ratings in the order of DISSERTATION_SCENARIOS."""
+    rows = []
+    for (rater, session, game), values in ratings.items():
+        for scenario, rating in zip(DISSERTATION_SCENARIOS, values, strict=True):
+            dsd, usd, dsl, usl = DISSERTATION_SCENARIOS[scenario]
+            rows.append((rater, session, game, "fast", scenario, dsd, usd, dsl, usl, rating))
+    cols = ["rater_id", "session_id", "game", "game_pace", "scenario"]
+    cols += ["ds_delay_ms", "us_delay_ms", "ds_loss_pct", "us_loss_pct", "rating"]
+    return validate_ratings(pd.DataFrame(rows, columns=cols))
+
+
+#            B  D1 D2 D3 L1 L2 M1 M2 A1 A2
+PERFECT = [5, 4, 3, 2, 4, 3, 1, 1, 3, 2]
+TIES = [4, 4, 2, 1, 4, 2, 1, 1, 3, 2]
+RANDOM = [2, 5, 1, 4, 3, 5, 1, 1, 3, 2]
+FLAT = [3] * 10
+
+
+def test_scenario_groups_from_conditions() -> None:
+    groups = scenario_groups(make_table({("a", "s", "g"): PERFECT}))
+    assert groups["delay_only"].levels == {"B": 0, "D1": 80, "D2": 200, "D3": 300}
+    assert groups["loss_only"].levels == {"B": 0, "L1": 0.3, "L2": 1.0}
+
+
+def test_intra_rater_matches_scipy_spearman() -> None:
+    table = make_table(
+        {
+            ("a", "s1", "g"): PERFECT,
+            ("b", "s2", "g"): TIES,
+            ("c", "s3", "g"): RANDOM,
+            ("d", "s4", "g"): FLAT,
+        }
+    )
+    intra = intra_rater_reliability(table, scenario_groups(table), cutoff=0.6).set_index("rater_id")
+    delay = [0, 80, 200, 300]
+    loss = [0, 0.3, 1.0]
+    for rater, values in (("a", PERFECT), ("b", TIES), ("c", RANDOM)):
+        rho_d = stats.spearmanr(delay, values[:4]).statistic
+        rho_l = stats.spearmanr(loss, [values[0], values[4], values[5]]).statistic
+        assert intra.loc[rater, "rho_delay_only"] == pytest.approx(rho_d)
+        assert intra.loc[rater, "rho_loss_only"] == pytest.approx(rho_l)
+        assert intra.loc[rater, "rho"] == pytest.approx((rho_d + rho_l) / 2)
+    # hand-computed: PERFECT is strictly decreasing in both groups -> rho = -1
+    assert intra.loc["a", "rho"] == pytest.approx(-1.0)
+    assert bool(intra.loc["a", "reliable"])
+    # RANDOM: delay (2,5,1,4) rho = 0, loss (2,3,5) rho = +1 -> mean 0.5, not reliable
+    assert intra.loc["c", "rho"] == pytest.approx(0.5)
+    assert not bool(intra.loc["c", "reliable"])
+    # constant ratings: rho undefined, rater not reliable
+    assert np.isnan(intra.loc["d", "rho"]) and not bool(intra.loc["d", "reliable"])
+
+
+def test_two_sessions_of_one_rater_are_averaged() -> None:
+    table = make_table({("a", "s1", "g1"): PERFECT, ("a", "s2", "g2"): RANDOM})
+    intra = intra_rater_reliability(table, scenario_groups(table)).set_index("rater_id")
+    assert intra.loc["a", "n_correlations"] == 4
+    assert intra.loc["a", "rho"] == pytest.approx((-1 - 1 + 0 + 1) / 4)
+
+
+def test_grouped_pearson_matches_scipy() -> None:
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 5, 200)
+    x, y = rng.normal(size=200), rng.normal(size=200)
+    r = grouped_pearson(codes, x + 0.5 * y, y, 5)
+    for g in range(5):
+        m = codes == g
+        assert r[g] == pytest.approx(stats.pearsonr(x[m] + 0.5 * y[m], y[m]).statistic)
+
+
+def test_pairwise_summary_matches_brute_force_spearman() -> None:
+    rng = np.random.default_rng(2)
+    m = rng.integers(1, 6, (25, 6)).astype(float)
+    m[3] = 4  # constant row: excluded
+    summary = pairwise_spearman_summary(m, rng=rng)
+    usable = [i for i in range(25) if i != 3]
+    ref = [stats.spearmanr(m[i], m[j]).statistic for i, j in itertools.combinations(usable, 2)]
+    assert summary["n_constant"] == 1 and summary["n_pairs"] == len(ref)
+    assert summary["mean"] == pytest.approx(np.mean(ref))
+    assert summary["mean_abs"] == pytest.approx(np.mean(np.abs(ref)))
+    assert summary["quantiles"]["q50"] == pytest.approx(np.median(ref))
+    assert not summary["sampled"]
+    sampled = pairwise_spearman_summary(m, rng=np.random.default_rng(0), max_exact_sessions=5)
+    assert sampled["sampled"] and sampled["mean"] == pytest.approx(np.mean(ref))
+    assert sampled["quantiles"]["q50"] == pytest.approx(np.median(ref), abs=0.1)
+
+
+def test_inter_rater_hand_case() -> None:
+    # identical vectors agree perfectly (rho = 1); mirrored ratings 6 - r give rho = -1
+    table = make_table(
+        {
+            ("a", "s1", "g"): PERFECT,
+            ("b", "s2", "g"): PERFECT,
+            ("c", "s3", "h"): PERFECT,
+            ("d", "s4", "h"): [6 - r for r in PERFECT],
+        }
+    )
+    inter = {
+        (i["game"], i["group"]): i for i in inter_rater_agreement(table, scenario_groups(table))
+    }
+    assert inter[("g", "all")]["mean"] == pytest.approx(1.0)
+    assert inter[("h", "all")]["mean"] == pytest.approx(-1.0)
+    assert inter[("all", "all")]["n_raters"] == 4
+
+
+def test_p913_matches_pearson_with_condition_mos(study: pd.DataFrame) -> None:
+    screen = p913_screening(study).set_index("rater_id")
+    key = study["scenario"].astype(str) + "|" + study["game"].astype(str)
+    mos = study.groupby(key)["rating"].transform("mean")
+    for rater in ["P01", "P17", "P40"]:
+        m = (study["rater_id"] == rater).to_numpy()
+        ref = stats.pearsonr(study["rating"][m], mos[m]).statistic
+        assert screen.loc[rater, "r"] == pytest.approx(ref)
+        assert bool(screen.loc[rater, "rejected"]) == (ref < 0.75)
+
+
+def test_straight_lining_flags_constant_sessions() -> None:
+    table = make_table({("a", "s1", "g"): PERFECT, ("d", "s4", "g"): FLAT})
+    flat = straight_lining(table)
+    assert flat[["rater_id", "session_id"]].values.tolist() == [["d", "s4"]]
+    assert flat["value"].tolist() == [3]

@@ -1,0 +1,121 @@
+"""The analysis document, the CLI contract and the public API."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from qoe_analysis import analyze
+from qoe_analysis.cli import main
+
+CONDITION_KEYS = {
+    "scenario",
+    "game",
+    "n",
+    "mos",
+    "sos",
+    "ci95_low",
+    "ci95_high",
+    "gob_pct",
+    "pow_pct",
+}
+
+
+def test_document_shape(study_doc: dict[str, Any]) -> None:
+    assert {"conditions", "sos_hypothesis", "reliability", "weights", "tree", "thresholds"} <= set(
+        study_doc
+    )
+    assert all(set(c) >= CONDITION_KEYS for c in study_doc["conditions"])
+    assert len(study_doc["conditions"]) == 10 * 3 + 10  # scenario x game + scenario x all
+    assert "a" in study_doc["sos_hypothesis"]
+    rel = study_doc["reliability"]
+    assert {"intra", "reliable_raters", "inter", "screening"} <= set(rel)
+    assert len(rel["intra"]) == 58
+    assert set(study_doc["weights"]["weka"]) == set(study_doc["weights"]["rapidminer"])
+    assert study_doc["tree"]["rules"] and all("text" in r for r in study_doc["tree"]["rules"])
+    json.dumps(study_doc, allow_nan=False)
+
+
+def test_thresholds_shape(study_doc: dict[str, Any]) -> None:
+    by_pace = study_doc["thresholds"]["by_pace"]
+    assert set(by_pace) == {"fast", "medium", "slow", "all"}
+    for per_direction in by_pace.values():
+        for direction in ("downstream", "upstream", "both"):
+            for key in ("max_delay_ms", "max_loss_pct"):
+                entry = per_direction[direction][key]
+                assert {"tree", "logistic", "ci95_low", "ci95_high", "resolution_note"} <= set(
+                    entry
+                )
+    fast_loss = by_pace["fast"]["both"]["max_loss_pct"]
+    assert fast_loss["tree"] == pytest.approx(0.65)
+    assert fast_loss["tree_tested_bracket"] == [0.3, 1.0]
+    assert "between the tested levels 0.3 and 1 %" in fast_loss["resolution_note"]
+
+
+def test_progress_is_reported_and_monotone(study: pd.DataFrame) -> None:
+    seen: list[tuple[float, str]] = []
+    analyze(study, progress=lambda f, s: seen.append((f, s)))
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
+
+
+def test_reliable_only_and_acceptable_from(study: pd.DataFrame, study_doc: dict[str, Any]) -> None:
+    rel = analyze(study, reliable_only=True)
+    reliable = set(study_doc["reliability"]["reliable_raters"])
+    expected = int(study["rater_id"].astype(str).isin(reliable).sum())
+    assert rel["meta"]["n_ratings_analysed"] == expected < len(study)
+    assert rel["sos_hypothesis"]["a"] == study_doc["sos_hypothesis"]["reliable_raters"]["a"]
+    strict = analyze(study, acceptable_from=4)
+    assert strict["weights"]["target"] == "acceptable = rating >= 4"
+    assert strict["weights"]["weka"] != study_doc["weights"]["weka"]
+
+
+def test_cli_prints_the_same_document(
+    study_dir: Path, study_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["analyze", str(study_dir / "ratings.csv")]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(json.dumps(study_doc))
+
+
+def test_cli_out_writes_tables_and_plots(study_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    rc = main(["analyze", str(study_dir / "ratings.csv"), "--out", str(out), "--seed", "3"])
+    assert rc == 0
+    names = {p.name for p in out.iterdir()}
+    assert {
+        "analysis.json",
+        "conditions.csv",
+        "weights.csv",
+        "thresholds.csv",
+        "tree_rules.txt",
+    } <= names
+    assert {"mos_per_scenario.png", "sos_vs_mos.png", "intra_rater_cdf.png"} <= names
+    conditions = pd.read_csv(out / "conditions.csv")
+    assert set(conditions.columns) >= CONDITION_KEYS
+
+
+def test_cli_synth(tmp_path: Path) -> None:
+    assert main(["synth", "--out", str(tmp_path), "--seed", "4", "--participants", "10"]) == 0
+    df = pd.read_csv(tmp_path / "ratings.csv")
+    truth = json.loads((tmp_path / "truth.json").read_text())
+    assert df["rater_id"].nunique() == 10 and truth["seed"] == 4
+
+
+def test_console_script_version() -> None:
+    exe = Path(sys.executable).with_name("qoe-analysis")
+    out = subprocess.run([str(exe), "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "qoe-analysis 0.1.0"
+
+
+def test_import_has_no_heavy_side_effects() -> None:
+    code = (
+        "import sys, qoe_analysis; print('sklearn' in sys.modules, callable(qoe_analysis.analyze))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]

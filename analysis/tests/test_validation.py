@@ -1,0 +1,125 @@
+"""Bad input is rejected with the column and the CSV line; good input gets canonical dtypes."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from qoe_analysis import RatingsValidationError, load_ratings, validate_ratings
+from qoe_analysis.cli import main
+
+HEADER = (
+    "rater_id,session_id,game,game_pace,scenario,ds_delay_ms,us_delay_ms,"
+    "ds_loss_pct,us_loss_pct,rating,age"
+)
+GOOD_ROWS = [
+    "r1,s1,racing,fast,B,0,0,0,0,5,30",
+    "r1,s1,racing,fast,D1,80,80,0,0,4,30",
+    "r2,s2,soccer,slow,B,0,0,0,0,4,25",
+    "r2,s2,soccer,slow,D1,80,80,0,0,3,25",
+]
+
+
+def csv(rows: list[str], header: str = HEADER) -> io.StringIO:
+    return io.StringIO("\n".join([header, *rows]) + "\n")
+
+
+def replace(row: int, column: str, value: str) -> list[str]:
+    names = HEADER.split(",")
+    rows = [r.split(",") for r in GOOD_ROWS]
+    rows[row][names.index(column)] = value
+    return [",".join(r) for r in rows]
+
+
+def test_good_file_loads_with_canonical_dtypes() -> None:
+    df = load_ratings(csv(GOOD_ROWS))
+    assert len(df) == 4
+    assert df["rating"].dtype == "int64"
+    assert df["ds_delay_ms"].dtype == "float64"
+    assert isinstance(df["rater_id"].dtype, pd.CategoricalDtype)
+    assert df["age"].dtype == "float64"  # numeric extra factor
+
+
+@pytest.mark.parametrize(
+    ("rows", "header", "column", "line", "fragment"),
+    [
+        (replace(2, "rating", "7"), HEADER, "rating", 4, "ACR scale"),
+        (replace(1, "rating", "3.5"), HEADER, "rating", 3, "not an integer"),
+        (replace(0, "rating", "0"), HEADER, "rating", 2, "ACR"),
+        (replace(3, "us_delay_ms", "fast"), HEADER, "us_delay_ms", 5, "'fast' is not a number"),
+        (replace(1, "ds_delay_ms", "-5"), HEADER, "ds_delay_ms", 3, ">= 0"),
+        (replace(2, "us_loss_pct", "120"), HEADER, "us_loss_pct", 4, "[0, 100]"),
+        (replace(2, "game_pace", "turbo"), HEADER, "game_pace", 4, "fast, medium, slow"),
+        (replace(1, "rater_id", ""), HEADER, "rater_id", 3, "missing value"),
+        (replace(3, "age", ""), HEADER, "age", 5, "missing value"),
+        ([*GOOD_ROWS, GOOD_ROWS[1]], HEADER, "scenario", 6, "first given at line 3"),
+        (GOOD_ROWS, HEADER.replace(",rating", ",score"), "rating", 1, "missing"),
+        (replace(3, "ds_delay_ms", "90"), HEADER, "ds_delay_ms", 5, "scenario 'D1'"),
+        (replace(1, "game", "soccer"), HEADER, "game", 3, "rater_id/session_id"),
+    ],
+)
+def test_bad_input_names_column_and_line(
+    rows: list[str], header: str, column: str, line: int, fragment: str
+) -> None:
+    with pytest.raises(RatingsValidationError) as info:
+        load_ratings(csv(rows, header))
+    err = info.value
+    assert (err.column, err.line) == (column, line)
+    assert f"column '{column}'" in str(err) and f"line {line}" in str(err)
+    assert fragment in str(err)
+    assert isinstance(err, ValueError)
+
+
+def test_game_with_two_paces_is_rejected() -> None:
+    rows = [*GOOD_ROWS, "r3,s3,racing,slow,B,0,0,0,0,4,40"]
+    with pytest.raises(RatingsValidationError) as info:
+        load_ratings(csv(rows))
+    assert (info.value.column, info.value.line) == ("game_pace", 6)
+
+
+def test_empty_file_and_header_only() -> None:
+    with pytest.raises(RatingsValidationError, match="empty"):
+        load_ratings(io.StringIO(""))
+    with pytest.raises(RatingsValidationError, match="no ratings") as info:
+        load_ratings(io.StringIO(HEADER + "\n"))
+    assert info.value.line == 2
+
+
+def test_blank_line_inside_is_reported_trailing_ignored() -> None:
+    assert len(load_ratings(io.StringIO("\n".join([HEADER, *GOOD_ROWS]) + "\n\n\n"))) == 4
+    text = "\n".join([HEADER, GOOD_ROWS[0], "", *GOOD_ROWS[1:]]) + "\n"
+    with pytest.raises(RatingsValidationError) as info:
+        load_ratings(io.StringIO(text))
+    assert info.value.line == 3
+
+
+def test_dataframe_input_has_no_line_but_names_row() -> None:
+    df = pd.read_csv(csv(replace(2, "rating", "9")))
+    with pytest.raises(RatingsValidationError) as info:
+        validate_ratings(df)
+    assert info.value.line is None and info.value.column == "rating"
+    assert "(row 2)" in str(info.value)
+
+
+def test_validation_is_idempotent_and_keeps_line_numbers() -> None:
+    df = load_ratings(csv(GOOD_ROWS))
+    again = validate_ratings(df)
+    pd.testing.assert_frame_equal(df, again)
+    broken = df.copy()
+    broken.loc[3, "rating"] = 6
+    with pytest.raises(RatingsValidationError) as info:
+        validate_ratings(broken)
+    assert info.value.line == 5
+
+
+def test_cli_exit_code_2_with_one_line_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(csv(replace(1, "rating", "6")).getvalue())
+    assert main(["analyze", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "column 'rating'" in err and "line 3" in err
+    assert main(["analyze", str(tmp_path / "missing.csv")]) == 2
