@@ -27,3 +27,42 @@ def example_study(db):  # type: ignore[no-untyped-def]
 
     document = read_study_document(settings.FIXTURES_DIR / "studies" / "cloud-gaming-2014.json")
     return load_study_document(document).study
+
+
+@pytest.fixture
+def dry_run_agent(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A real `netem-agent serve` (dry-run backend) as a subprocess; stopped afterwards."""
+    from qoelab.testing import DryRunAgent
+
+    agent = DryRunAgent(tmp_path_factory.mktemp("agent")).start()
+    try:
+        yield agent
+    finally:
+        agent.stop()
+
+
+@pytest.fixture
+def second_dry_run_agent(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from qoelab.testing import DryRunAgent
+
+    agent = DryRunAgent(tmp_path_factory.mktemp("agent2")).start()
+    try:
+        yield agent
+    finally:
+        agent.stop()
+
+
+@pytest.fixture
+def researcher(db):  # type: ignore[no-untyped-def]
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user("alice", password="alice-password-1")
+
+
+@pytest.fixture
+def researcher_client(researcher):  # type: ignore[no-untyped-def]
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(researcher)
+    return client

@@ -17,8 +17,11 @@ mkdir -p var
 agent_pid=$!
 trap 'kill $agent_pid 2>/dev/null; wait $agent_pid 2>/dev/null' EXIT INT TERM
 manage migrate --noinput
-manage load_study fixtures/studies/cloud-gaming-2014.json
 login=$(manage ensure_demo_user)
+manage load_study fixtures/studies/cloud-gaming-2014.json --owner researcher
+# The demo's one station, bound to the dry-run agent started above.
+manage ensure_station --name "Seat 1" --agent-url http://127.0.0.1:8787 \
+  --token "$(sed -n 's/^token = "\(.*\)"$/\1/p' "$AGENT_CONFIG")"
 cat <<MSG
 
   QoE Lab is starting on http://$HOST:$PORT/

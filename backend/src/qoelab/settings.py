@@ -7,7 +7,10 @@ QOELAB_DATA_DIR, QOELAB_FRONTEND_DIST.
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 import django_stubs_ext
@@ -43,6 +46,11 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", [] if IS_PRODUCTION else ["127.0.0.1", "localhost", "[::1]"]
 )
+if IS_PRODUCTION and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "DJANGO_ALLOWED_HOSTS is not set; production mode refuses to start without the host "
+        "names it serves (e.g. DJANGO_ALLOWED_HOSTS=qoelab.lab.example)."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -58,6 +66,12 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "qoelab.core",
     "qoelab.studies",
+    "qoelab.stations",
+    "qoelab.participants",
+    "qoelab.runs",
+    "qoelab.ratings",
+    "qoelab.exports",
+    "qoelab.analysis_jobs",
 ]
 
 MIDDLEWARE = [
@@ -115,7 +129,10 @@ WHITENOISE_AUTOREFRESH = DEBUG
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # The browser app logs in through Django's session (CSRF-protected); scripts and
+        # tools may use HTTP basic auth over TLS instead.
         "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
 }
@@ -124,8 +141,16 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "QoE Lab API",
     "DESCRIPTION": (
         "Subjective QoE studies of cloud gaming: studies, games, scenarios (per-direction "
-        "delay, jitter and loss), and — as they land — stations, sessions and ratings."
+        "delay, jitter and loss), stations with their netem agents, participants, sessions "
+        "(a server-side state machine), ratings, exports/imports and analysis jobs. "
+        "Researcher endpoints need a Django login (session or HTTP basic); the participant's "
+        "endpoints under /api/v1/participant/ need the session's X-Participant-Token."
     ),
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "SessionStateEnum": "qoelab.runs.state_machine.State.choices",
+        "AnalysisJobStateEnum": "qoelab.analysis_jobs.models.JobState.choices",
+    },
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -147,6 +172,20 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 
+# Periodic tasks (run `celery -A qoelab beat` next to the worker in a lab deployment):
+# the heartbeat renews agent leases of running sessions even when no screen is polling,
+# expire_sessions clears the impairment of sessions paused for too long.
+CELERY_BEAT_SCHEDULE = {
+    "runs-heartbeat": {"task": "runs.heartbeat", "schedule": 10.0},
+    "runs-expire-sessions": {"task": "runs.expire_sessions", "schedule": 60.0},
+}
+
+# The netem agents: lease per applied scenario (renewed every third of it while a session
+# runs), HTTP timeout, and how long a paused session keeps its impairment.
+QOELAB_AGENT_LEASE_SECONDS = float(os.environ.get("QOELAB_AGENT_LEASE_SECONDS", "30"))
+QOELAB_AGENT_TIMEOUT = float(os.environ.get("QOELAB_AGENT_TIMEOUT", "5"))
+QOELAB_PAUSE_TIMEOUT_SECONDS = float(os.environ.get("QOELAB_PAUSE_TIMEOUT_SECONDS", "300"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -154,3 +193,82 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("QOELAB_LOG_LEVEL", "INFO")},
 }
+
+
+# ===== PRODUCTION HARDENING (issue 8, docs/deploy.md) ======================================
+# Static files may live apart from QOELAB_DATA_DIR: the container image collects them at
+# build time into /app/static, outside the data volume.
+STATIC_ROOT = Path(os.environ.get("QOELAB_STATIC_ROOT", STATIC_ROOT))
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer.") from None
+
+
+class JsonLogFormatter(logging.Formatter):
+    """Structured logs: one JSON object per line (time, level, logger, message, extras)."""
+
+    STANDARD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, tz=UTC).isoformat(
+                timespec="milliseconds"
+            ),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            "process": record.process,
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            entry["stack"] = self.formatStack(record.stack_info)
+        for key, value in vars(record).items():  # `extra=` fields, e.g. Django's status_code
+            if key not in self.STANDARD_ATTRIBUTES and not key.startswith("_"):
+                plain = isinstance(value, str | int | float | bool) or value is None
+                entry[key] = value if plain else repr(value)
+        return json.dumps(entry, ensure_ascii=False, default=repr)
+
+
+if IS_PRODUCTION:
+    # TLS. Behind a proxy that terminates TLS (nginx), set DJANGO_SECURE_PROXY_SSL_HEADER=1
+    # and have the proxy send X-Forwarded-Proto; on a closed lab network served over plain
+    # HTTP, set DJANGO_SECURE_SSL_REDIRECT=0, DJANGO_SECURE_COOKIES=0 and
+    # DJANGO_SECURE_HSTS_SECONDS=0 (`check --deploy` then warns, as it should).
+    if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # health checks probe plain HTTP on loopback
+    SECURE_HSTS_SECONDS = _env_int("DJANGO_SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", default=True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    # security.W021 asks for HSTS preloading, a commitment (submission to the browsers'
+    # preload list) that a lab host name should opt into deliberately: DJANGO_SECURE_HSTS_PRELOAD=1.
+    SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+
+    # Compressed (gzip/brotli when available), content-hashed static files from STATIC_ROOT,
+    # filled by `manage.py collectstatic` (at image build, or in the upgrade steps).
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+
+    LOGGING = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": JsonLogFormatter}},
+        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+        "root": {"handlers": ["console"], "level": os.environ.get("QOELAB_LOG_LEVEL", "INFO")},
+    }
+    # Let the worker log through LOGGING above (JSON) instead of Celery's own format.
+    CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# ===== END PRODUCTION HARDENING ============================================================

@@ -1,18 +1,54 @@
 """URL map: API under /api/v1/, schema and docs, admin, health, and the frontend app."""
 
+from typing import Any
+
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from qoelab.analysis_jobs.views import AnalysisJobViewSet, StudyAnalysisView
+from qoelab.core.api import ID_PATTERN, IdConverter
 from qoelab.core.views import frontend_app, healthz
-from qoelab.studies.views import StudyViewSet
+from qoelab.exports.views import ExportCsvView, ExportJsonView, ExportSurealView, ImportCsvView
+from qoelab.participants.views import ParticipantViewSet
+from qoelab.ratings.views import RatingViewSet
+from qoelab.runs.views import ParticipantSessionViewSet, SessionViewSet
+from qoelab.stations.views import StationViewSet
+from qoelab.studies.views import GameViewSet, ScenarioViewSet, StudyViewSet
 
-router = DefaultRouter()
+register_converter(IdConverter, "id")
+
+
+class Router(DefaultRouter):
+    """Every detail route takes a numeric id (a huge or non-numeric one is a plain 404)."""
+
+    def get_lookup_regex(self, viewset: Any, lookup_prefix: str = "") -> str:
+        return f"(?P<{lookup_prefix}pk>{ID_PATTERN})"
+
+
+router = Router()
 router.register("studies", StudyViewSet, basename="study")
+router.register("games", GameViewSet, basename="game")
+router.register("scenarios", ScenarioViewSet, basename="scenario")
+router.register("stations", StationViewSet, basename="station")
+router.register("participants", ParticipantViewSet, basename="participant")
+router.register("sessions", SessionViewSet, basename="session")
+router.register("ratings", RatingViewSet, basename="rating")
+router.register("analysis-jobs", AnalysisJobViewSet, basename="analysis-job")
+router.register("participant/sessions", ParticipantSessionViewSet, basename="participant-session")
+
+study_data = [
+    path("studies/<id:pk>/export/csv/", ExportCsvView.as_view(), name="study-export-csv"),
+    path("studies/<id:pk>/export/json/", ExportJsonView.as_view(), name="study-export-json"),
+    path("studies/<id:pk>/export/sureal/", ExportSurealView.as_view(), name="study-export-sureal"),
+    path("studies/<id:pk>/import/", ImportCsvView.as_view(), name="study-import"),
+    path("studies/<id:pk>/analysis/", StudyAnalysisView.as_view(), name="study-analysis"),
+]
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("api/v1/", include(study_data)),
     path("api/v1/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

@@ -6,6 +6,9 @@ inputs), *downstream* is server→client (the game video). Delay is one-way per 
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
@@ -28,10 +31,85 @@ class PaceClass(models.TextChoices):
     SLOW = "slow", "Slow (omnipresent)"
 
 
+#: The ACR scale of ITU-T P.800 / P.910: score 1..5.
+ACR_LABELS = ["bad", "poor", "fair", "good", "excellent"]
+
+
+def default_scale_labels() -> list[str]:
+    return list(ACR_LABELS)
+
+
+def default_questionnaire() -> list[dict[str, Any]]:
+    """The end-of-session questions of the dissertation's survey process (ch. 4.2.1)."""
+    return [
+        {
+            "key": "willing_to_pay",
+            "phase": "post",
+            "kind": "choice",
+            "text": (
+                "Would you pay a monthly fee for the experience you just had, "
+                "if you could play any game you wanted?"
+            ),
+            "choices": ["yes", "no"],
+            "required": True,
+        },
+        {
+            "key": "attitude",
+            "phase": "post",
+            "kind": "choice",
+            "text": "What is your general attitude towards cloud gaming?",
+            "choices": ["negative", "neutral", "positive"],
+            "required": True,
+        },
+        {
+            "key": "attitude_comment",
+            "phase": "post",
+            "kind": "text",
+            "text": "What potential do you see in cloud gaming? (optional)",
+            "required": False,
+        },
+    ]
+
+
+class OrderPolicy(models.TextChoices):
+    """How the non-baseline scenarios of a session are ordered (the baseline is first)."""
+
+    RANDOM = "random", "Random order per session (seed stored)"
+    LATIN_SQUARE = "latin_square", "Balanced Latin square across participants"
+
+
 class Study(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_studies",
+    )
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="shared_studies"
+    )
+    #: Bumped whenever a scenario of a study that has sessions is added, changed or removed.
+    version = models.PositiveIntegerField(default=1)
+    scale_labels = models.JSONField(
+        default=default_scale_labels,
+        help_text="Labels of the rating scale, lowest score first; scores run 1..len(labels).",
+    )
+    seconds_per_scenario = models.PositiveIntegerField(
+        default=60, validators=[MinValueValidator(5), MaxValueValidator(3600)]
+    )
+    free_play_minutes = models.PositiveIntegerField(default=10, validators=[MaxValueValidator(120)])
+    order_policy = models.CharField(
+        max_length=20, choices=OrderPolicy.choices, default=OrderPolicy.RANDOM
+    )
+    retest_round = models.BooleanField(
+        default=False,
+        help_text="Repeat every non-baseline scenario in a second round (test–retest).",
+    )
+    questionnaire = models.JSONField(default=default_questionnaire)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -41,6 +119,22 @@ class Study(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def scale_max(self) -> int:
+        return len(self.scale_labels)
+
+    def active_scenarios(self) -> models.QuerySet[Scenario]:
+        """The scenarios of the current version (retired ones stay for their ratings)."""
+        return self.scenarios.filter(retired_in_version__isnull=True)
+
+    @property
+    def current_scenarios(self) -> list[Scenario]:
+        prefetched = getattr(self, "prefetched_current_scenarios", None)
+        return list(prefetched if prefetched is not None else self.active_scenarios())
+
+    def questions(self, phase: str) -> list[dict[str, Any]]:
+        return [q for q in self.questionnaire if q.get("phase") == phase]
 
 
 class Game(models.Model):
@@ -63,7 +157,11 @@ class Game(models.Model):
 
 
 class Scenario(models.Model):
-    """One network condition, applied by the station's netem agent for one play period."""
+    """One network condition, applied by the station's netem agent for one play period.
+
+    Rows are immutable once a study has sessions: a change then retires the row
+    (``retired_in_version``) and adds a new one, so ratings never change their meaning.
+    """
 
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="scenarios")
     code = models.CharField(max_length=8, validators=[scenario_code_validator])
@@ -83,15 +181,22 @@ class Scenario(models.Model):
         "downstream jitter (ms)", default=0.0, validators=jitter_validators
     )
     ds_loss_pct = models.FloatField("downstream loss (%)", default=0.0, validators=loss_validators)
+    #: The study version that introduced this row, and the one that retired it (if any).
+    version = models.PositiveIntegerField(default=1)
+    retired_in_version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["study", "position", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["study", "code"], name="scenario_code_unique_in_study"),
+            models.UniqueConstraint(
+                fields=["study", "code"],
+                condition=models.Q(retired_in_version__isnull=True),
+                name="active_scenario_code_unique_in_study",
+            ),
             models.UniqueConstraint(
                 fields=["study"],
-                condition=models.Q(is_baseline=True),
-                name="one_baseline_per_study",
+                condition=models.Q(is_baseline=True, retired_in_version__isnull=True),
+                name="one_active_baseline_per_study",
             ),
             *[
                 models.CheckConstraint(
@@ -119,3 +224,7 @@ class Scenario(models.Model):
             "jitter_ms": getattr(self, f"{prefix}_jitter_ms"),
             "loss_pct": getattr(self, f"{prefix}_loss_pct"),
         }
+
+    def profile(self) -> dict[str, dict[str, float]]:
+        """The agent's profile document for this scenario."""
+        return {"upstream": self.direction("us"), "downstream": self.direction("ds")}

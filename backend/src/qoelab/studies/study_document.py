@@ -15,8 +15,9 @@ from typing import Any
 from django.db import transaction
 from rest_framework import serializers
 
-from qoelab.studies.models import Game, PaceClass, Scenario, Study, scenario_code_validator
+from qoelab.studies.models import Game, PaceClass, Study, scenario_code_validator
 from qoelab.studies.serializers import DirectionSerializer, flatten_directions
+from qoelab.studies.versioning import create_scenario, retire_scenario, update_scenario
 
 DOCUMENT_FORMAT = "qoelab.study/v1"
 
@@ -132,17 +133,23 @@ class LoadResult:
 
 
 @transaction.atomic
-def load_study_document(document: dict[str, Any]) -> LoadResult:
+def load_study_document(document: dict[str, Any], owner: Any = None) -> LoadResult:
     """Create the study, or bring an existing one with the same slug in line with it.
 
     Games and scenarios are matched by name and code; entries missing from the document
-    are removed. Scenario positions follow the document's order.
+    are removed. Scenario positions follow the document's order. A study with sessions
+    keeps its rated scenario rows: changes become a new study version (see versioning).
+    ``owner`` (a user) becomes the study's owner when given.
     """
     data = validate_study_document(document)
     study, created = Study.objects.select_for_update().get_or_create(
         slug=data["slug"], defaults={"title": data["title"], "description": data["description"]}
     )
     changed = created
+    if owner is not None and study.owner_id != owner.pk:
+        study.owner = owner
+        study.save(update_fields=["owner", "updated_at"])
+        changed = True
     if not created and (study.title, study.description) != (data["title"], data["description"]):
         study.title, study.description = data["title"], data["description"]
         study.save(update_fields=["title", "description", "updated_at"])
@@ -156,29 +163,50 @@ def load_study_document(document: dict[str, Any]) -> LoadResult:
 def _sync_games(study: Study, games: list[dict[str, Any]]) -> bool:
     existing = {game.name: game for game in study.games.all()}
     wanted = {entry["name"] for entry in games}
-    changed = bool(study.games.exclude(name__in=wanted).delete()[0])
+    changed = False
+    for name, game in existing.items():
+        if name in wanted:
+            continue
+        if game_has_sessions(game):
+            raise StudyDocumentError(
+                f"game {name!r} has sessions and cannot be removed from the study"
+            )
+        game.delete()
+        changed = True
     for entry in games:
-        game = existing.get(entry["name"])
-        if game is None:
+        current = existing.get(entry["name"])
+        if current is None:
             Game.objects.create(study=study, **entry)
             changed = True
-        elif (game.pace, game.genre) != (entry["pace"], entry["genre"]):
-            game.pace, game.genre = entry["pace"], entry["genre"]
-            game.save(update_fields=["pace", "genre"])
+        elif (current.pace, current.genre) != (entry["pace"], entry["genre"]):
+            if game_has_sessions(current):
+                raise StudyDocumentError(
+                    f"game {current.name!r} has sessions; its pace and genre cannot change "
+                    "(add the game under a new name instead)"
+                )
+            current.pace, current.genre = entry["pace"], entry["genre"]
+            current.save(update_fields=["pace", "genre"])
             changed = True
     return changed
 
 
+def game_has_sessions(game: Game) -> bool:
+    return bool(game.sessions.exists())
+
+
 def _sync_scenarios(study: Study, scenarios: list[dict[str, Any]]) -> bool:
-    existing = {scenario.code: scenario for scenario in study.scenarios.all()}
+    existing = {scenario.code: scenario for scenario in study.active_scenarios()}
     wanted = {entry["code"] for entry in scenarios}
-    changed = bool(study.scenarios.exclude(code__in=wanted).delete()[0])
+    changed = False
+    for code, scenario in existing.items():
+        if code not in wanted:
+            retire_scenario(scenario)
+            changed = True
     # Clear the baseline flag first so the one-baseline constraint holds mid-update.
-    if (
-        study.scenarios.filter(is_baseline=True)
-        .exclude(code__in=[s["code"] for s in scenarios if s["is_baseline"]])
-        .update(is_baseline=False)
-    ):
+    new_baseline = next(s["code"] for s in scenarios if s["is_baseline"])
+    old_baseline = next((s for s in study.active_scenarios() if s.is_baseline), None)
+    if old_baseline is not None and old_baseline.code != new_baseline:
+        existing[old_baseline.code] = update_scenario(old_baseline, {"is_baseline": False})
         changed = True
     for position, entry in enumerate(scenarios):
         values = flatten_directions(
@@ -195,15 +223,13 @@ def _sync_scenarios(study: Study, scenarios: list[dict[str, Any]]) -> bool:
             }
         )
         values["position"] = position
-        scenario = existing.get(entry["code"])
-        if scenario is None:
-            Scenario.objects.create(study=study, code=entry["code"], **values)
+        row = existing.get(entry["code"])
+        if row is None:
+            create_scenario(study, {"code": entry["code"], **values})
             changed = True
             continue
-        if any(getattr(scenario, field) != value for field, value in values.items()):
-            for field, value in values.items():
-                setattr(scenario, field, value)
-            scenario.save()
+        if any(getattr(row, field) != value for field, value in values.items()):
+            update_scenario(row, values)
             changed = True
     return changed
 
@@ -227,6 +253,6 @@ def export_study_document(study: Study) -> dict[str, Any]:
                 "upstream": scenario.direction("us"),
                 "downstream": scenario.direction("ds"),
             }
-            for scenario in study.scenarios.all()
+            for scenario in study.active_scenarios()
         ],
     }

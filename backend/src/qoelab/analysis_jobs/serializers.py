@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from qoelab.analysis_jobs.models import AnalysisJob
+
+
+class AnalysisJobSerializer(serializers.ModelSerializer[AnalysisJob]):
+    class Meta:
+        model = AnalysisJob
+        fields = [
+            "id",
+            "study",
+            "study_version",
+            "reliable_only",
+            "input_sha256",
+            "input_rows",
+            "state",
+            "progress",
+            "stage",
+            "result",
+            "error",
+            "warnings",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class AnalysisRequestSerializer(serializers.Serializer[Any]):
+    reliable_only = serializers.BooleanField(
+        default=False, help_text="analyse only raters passing the intra-rater reliability rule"
+    )

@@ -1,0 +1,69 @@
+"""Starting analysis jobs, with the cache per study version and input."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from qoelab.analysis_jobs.models import AnalysisJob, JobState
+from qoelab.exports.tidy import tidy_table
+from qoelab.studies.models import Study
+
+
+class NothingToAnalyse(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class JobRequest:
+    job: AnalysisJob
+    cached: bool
+
+
+def request_analysis(study: Study, *, reliable_only: bool, user: Any = None) -> JobRequest:
+    """The job for the study's current data: an existing one (cached) or a new, queued one."""
+    table = tidy_table(study)
+    if not table.rows:
+        raise NothingToAnalyse("the study has no ratings of completed sessions to analyse")
+    csv_text = table.to_csv()
+    digest = hashlib.sha256(csv_text.encode()).hexdigest()
+    key = {
+        "study": study,
+        "study_version": study.version,
+        "reliable_only": reliable_only,
+        "input_sha256": digest,
+    }
+    existing = AnalysisJob.objects.filter(**key).exclude(state=JobState.FAILED).first()
+    if existing is not None:
+        return JobRequest(existing, cached=True)
+    try:
+        with transaction.atomic():
+            job = AnalysisJob.objects.create(
+                **key,
+                input_csv=csv_text,
+                input_rows=len(table.rows),
+                created_by=user if getattr(user, "is_authenticated", False) else None,
+            )
+    except IntegrityError:
+        return JobRequest(
+            AnalysisJob.objects.filter(**key).exclude(state=JobState.FAILED).get(), True
+        )
+    job_id = job.pk
+    transaction.on_commit(lambda: _enqueue(job_id))
+    return JobRequest(job, cached=False)
+
+
+def _enqueue(job_id: int) -> None:
+    from qoelab.analysis_jobs.tasks import run_analysis
+
+    try:
+        result = run_analysis.delay(job_id)
+    except Exception as exc:  # broker down: the job must not stay "queued" forever
+        AnalysisJob.objects.filter(pk=job_id, state=JobState.QUEUED).update(
+            state=JobState.FAILED, error=f"could not queue the analysis: {exc}"
+        )
+        return
+    AnalysisJob.objects.filter(pk=job_id).update(task_id=str(result.id or ""))

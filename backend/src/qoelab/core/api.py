@@ -1,0 +1,43 @@
+"""Small helpers shared by the API views."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from django.db.models import Model, QuerySet
+from rest_framework import status
+from rest_framework.response import Response
+
+
+def conflict(message: str) -> Response:
+    """409 with the message in ``detail`` (the state forbids the request)."""
+    return Response({"detail": message}, status=status.HTTP_409_CONFLICT)
+
+
+MAX_ID = 2**63 - 1
+M = TypeVar("M", bound=Model)
+
+
+def filter_by_id(queryset: QuerySet[M], lookup: str, raw: str | None) -> QuerySet[M]:
+    """Filter ``queryset`` by an id query parameter; a malformed id matches nothing."""
+    if raw is None:
+        return queryset
+    if not raw.isdigit() or int(raw) > MAX_ID:
+        return queryset.none()
+    return queryset.filter(**{lookup: int(raw)})
+
+
+#: Ids in URLs: up to 18 digits (fits a 64-bit key); anything else is simply not found.
+ID_PATTERN = r"[0-9]{1,18}"
+
+
+class IdConverter:
+    """``<id:pk>`` in URL patterns: an integer id that the database can hold."""
+
+    regex = ID_PATTERN
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)

@@ -1,0 +1,356 @@
+"""Ratings in: the tidy CSV (as exported) into a study, all or nothing.
+
+Every row is checked before anything is written; the first problem rejects the whole
+file with its line number (the header is line 1) and the reason. Rows must name a game
+and a scenario of the study, and their impairment columns must be the scenario's (a row
+whose impairment disagrees would mislabel a rating). Each ``session_id`` becomes one
+completed, imported session (one rater and one game per session); participants are
+matched by ``rater_id`` (created when new).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from qoelab.exports.tidy import (
+    PARTICIPANT_COLUMNS,
+    REQUIRED_COLUMNS,
+    question_columns,
+    scenario_labels,
+)
+from qoelab.participants.models import Participant, Skill, participant_code_validator
+from qoelab.ratings.models import Answer, Rating
+from qoelab.runs.models import Session
+from qoelab.runs.state_machine import State
+from qoelab.studies.models import Scenario, Study
+
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+MAX_ROWS = 100_000
+JITTER_COLUMNS = ["us_jitter_ms", "ds_jitter_ms"]
+TOLERANCE = 1e-6
+YES = {"yes", "true", "1"}
+NO = {"no", "false", "0"}
+
+
+class ImportRejected(ValueError):
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+@dataclass
+class _Session:
+    key: str
+    rater: str
+    game_id: int
+    line: int
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    factors: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    sessions: int
+    ratings: int
+    participants_created: int
+
+
+def _float(row: dict[str, str], column: str, line: int) -> float:
+    raw = (row.get(column) or "").strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImportRejected(f"{column}: {raw!r} is not a number", line) from None
+    if not math.isfinite(value):
+        raise ImportRejected(f"{column}: {raw!r} is not a finite number", line)
+    return value
+
+
+def _decode(data: bytes | str) -> str:
+    if isinstance(data, str):
+        return data
+    if len(data) > MAX_IMPORT_BYTES:
+        raise ImportRejected(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MiB")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportRejected(f"the file is not UTF-8 text ({exc.reason})") from None
+
+
+def import_ratings_csv(study: Study, data: bytes | str) -> ImportResult:
+    """Validate the whole file, then write it in one transaction (or raise ImportRejected)."""
+    text = _decode(data)
+    if len(text.encode()) > MAX_IMPORT_BYTES:
+        raise ImportRejected(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MiB")
+    if not text.strip():
+        raise ImportRejected("the file is empty", 1)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    with transaction.atomic():
+        study = Study.objects.select_for_update().get(pk=study.pk)
+        sessions = _parse(study, text)
+        return _write(study, sessions, digest)
+
+
+def _parse(study: Study, text: str) -> dict[str, _Session]:
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = reader.fieldnames
+    except csv.Error as exc:
+        raise ImportRejected(f"malformed CSV ({exc})", 1) from None
+    if not header:
+        raise ImportRejected("the file has no header", 1)
+    header = [h.strip() for h in header]
+    reader.fieldnames = header
+    duplicated = sorted({h for h in header if header.count(h) > 1})
+    if duplicated:
+        raise ImportRejected(f"column(s) {duplicated} appear more than once", 1)
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    if missing:
+        raise ImportRejected(f"required column(s) missing: {', '.join(missing)}", 1)
+    questions = {q["key"]: q for q in study.questionnaire if q["key"] in question_columns(study)}
+    known = {*REQUIRED_COLUMNS, *PARTICIPANT_COLUMNS, *JITTER_COLUMNS, *questions}
+    unknown = [c for c in header if c not in known]
+    if unknown:
+        raise ImportRejected(
+            f"unknown column(s) {', '.join(unknown)}; allowed besides the required ones: "
+            f"{', '.join([*PARTICIPANT_COLUMNS, *JITTER_COLUMNS, *questions])}",
+            1,
+        )
+    games = {g.name: g for g in study.games.all()}
+    labels = scenario_labels(study)
+    scenarios = {labels[s.pk]: s for s in Scenario.objects.filter(study=study)}
+    scale_max = study.scale_max
+    sessions: dict[str, _Session] = {}
+    seen: set[tuple[str, str, str]] = set()
+    count = 0
+    try:
+        for row in reader:
+            line = reader.line_num
+            count += 1
+            if count > MAX_ROWS:
+                raise ImportRejected(f"more than {MAX_ROWS} rows", line)
+            if None in row or any(value is None for value in row.values()):
+                raise ImportRejected(
+                    f"expected {len(header)} fields like the header, got a different number",
+                    line,
+                )
+            row = {k: (v or "").strip() for k, v in row.items()}
+            for column in REQUIRED_COLUMNS:
+                if row[column] == "":
+                    raise ImportRejected(f"{column}: missing value", line)
+            rater = row["rater_id"]
+            try:
+                participant_code_validator(rater)
+            except Exception:
+                raise ImportRejected(
+                    f"rater_id: {rater!r} is not a valid participant code", line
+                ) from None
+            game = games.get(row["game"])
+            if game is None:
+                raise ImportRejected(
+                    f"game: {row['game']!r} is not a game of this study "
+                    f"({', '.join(sorted(games))})",
+                    line,
+                )
+            if row["game_pace"] != game.pace:
+                raise ImportRejected(
+                    f"game_pace: {row['game_pace']!r} but {game.name!r} is {game.pace!r}", line
+                )
+            scenario = scenarios.get(row["scenario"])
+            if scenario is None:
+                raise ImportRejected(
+                    f"scenario: {row['scenario']!r} is not a scenario of this study", line
+                )
+            applied: dict[str, dict[str, float]] = {"upstream": {}, "downstream": {}}
+            for direction, prefix in (("upstream", "us"), ("downstream", "ds")):
+                for quantity in ("delay_ms", "loss_pct", "jitter_ms"):
+                    column = f"{prefix}_{quantity}"
+                    expected = getattr(scenario, column)
+                    if column not in row or (quantity == "jitter_ms" and row[column] == ""):
+                        value = expected
+                    else:
+                        value = _float(row, column, line)
+                    if abs(value - expected) > TOLERANCE:
+                        raise ImportRejected(
+                            f"{column}: {value:g} does not match scenario {row['scenario']} "
+                            f"({expected:g}); a rating must carry its scenario's impairment",
+                            line,
+                        )
+                    applied[direction][quantity] = value
+            raw_score = row["rating"]
+            try:
+                score = int(raw_score)
+            except ValueError:
+                raise ImportRejected(f"rating: {raw_score!r} is not a whole number", line) from None
+            if not 1 <= score <= scale_max:
+                raise ImportRejected(f"rating: {score} is outside the scale 1..{scale_max}", line)
+            key = (rater, row["session_id"], row["scenario"])
+            if key in seen:
+                raise ImportRejected(
+                    f"a second rating of scenario {row['scenario']} by {rater} in session "
+                    f"{row['session_id']}",
+                    line,
+                )
+            seen.add(key)
+            entry = sessions.get(row["session_id"])
+            if entry is None:
+                entry = sessions[row["session_id"]] = _Session(
+                    row["session_id"], rater, game.pk, line
+                )
+            elif entry.rater != rater or entry.game_id != game.pk:
+                raise ImportRejected(
+                    f"session {row['session_id']} already has rater {entry.rater} and another "
+                    "game; a session is one rater playing one game",
+                    line,
+                )
+            factors = _factors(row, questions, line)
+            for name, value in factors.items():
+                if name in entry.factors and entry.factors[name] != value:
+                    raise ImportRejected(
+                        f"{name}: {value!r} differs from {entry.factors[name]!r} earlier in "
+                        f"session {row['session_id']}",
+                        line,
+                    )
+                entry.factors[name] = value
+            entry.rows.append(
+                {"scenario": scenario, "score": score, "applied": applied, "line": line}
+            )
+    except csv.Error as exc:
+        raise ImportRejected(f"malformed CSV ({exc})", reader.line_num) from None
+    if not sessions:
+        raise ImportRejected("the file contains no ratings", 2)
+    return sessions
+
+
+def _factors(
+    row: dict[str, str], questions: dict[str, dict[str, Any]], line: int
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if row.get("age"):
+        try:
+            age = int(row["age"])
+        except ValueError:
+            raise ImportRejected(f"age: {row['age']!r} is not a whole number", line) from None
+        if not 10 <= age <= 120:
+            raise ImportRejected(f"age: {age} is outside 10..120", line)
+        out["age"] = age
+    if row.get("skill"):
+        if row["skill"] not in Skill.values:
+            raise ImportRejected(f"skill: {row['skill']!r} is not one of {Skill.values}", line)
+        out["skill"] = row["skill"]
+    if row.get("genre_preference"):
+        out["genre_preference"] = _bool(row["genre_preference"], "genre_preference", line)
+    for key, question in questions.items():
+        raw = row.get(key, "")
+        if not raw:
+            continue
+        if question["kind"] == "choice":
+            if raw not in question.get("choices", []):
+                raise ImportRejected(f"{key}: {raw!r} is not one of {question['choices']}", line)
+            out[key] = raw
+        elif question["kind"] == "boolean":
+            out[key] = _bool(raw, key, line)
+        else:
+            try:
+                out[key] = int(raw)
+            except ValueError:
+                raise ImportRejected(f"{key}: {raw!r} is not a whole number", line) from None
+    return out
+
+
+def _bool(raw: str, column: str, line: int) -> bool:
+    if raw.lower() in YES:
+        return True
+    if raw.lower() in NO:
+        return False
+    raise ImportRejected(f"{column}: {raw!r} is not yes or no", line)
+
+
+def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportResult:
+    now = timezone.now()
+    phases = {q["key"]: q.get("phase", "post") for q in study.questionnaire}
+    participants = {p.code: p for p in study.participants.all()}
+    created_participants = 0
+    ratings = 0
+    for entry in sessions.values():
+        participant = participants.get(entry.rater)
+        if participant is None:
+            participant = Participant.objects.create(study=study, code=entry.rater)
+            participants[entry.rater] = participant
+            created_participants += 1
+        for attribute in ("age", "skill"):
+            value = entry.factors.get(attribute)
+            if value is None:
+                continue
+            current = getattr(participant, attribute)
+            if current in (None, ""):
+                setattr(participant, attribute, value)
+                participant.save(update_fields=[attribute])
+            elif current != value:
+                raise ImportRejected(
+                    f"{attribute}: {value!r} but participant {participant.code} is recorded "
+                    f"with {current!r}",
+                    entry.line,
+                )
+        if (
+            Session.objects.filter(participant=participant, game_id=entry.game_id)
+            .exclude(state=State.ABORTED)
+            .exists()
+        ):
+            raise ImportRejected(
+                f"participant {participant.code} already has a session with this game "
+                f"(session {entry.key}); was the file imported before?",
+                entry.line,
+            )
+        session = Session.objects.create(
+            study=study,
+            study_version=study.version,
+            participant=participant,
+            game_id=entry.game_id,
+            station=None,
+            state=State.COMPLETED,
+            order_policy="imported",
+            seed=0,
+            order=[
+                {"scenario": r["scenario"].pk, "code": r["scenario"].code, "round": 1}
+                for r in entry.rows
+            ],
+            current_index=len(entry.rows) - 1,
+            imported=True,
+            message=f"Imported from session {entry.key!r} of a ratings CSV ({digest}).",
+            completed_at=now,
+        )
+        for index, row in enumerate(entry.rows):
+            Rating.objects.create(
+                session=session,
+                scenario=row["scenario"],
+                order_index=index,
+                round=1,
+                score=row["score"],
+                rated_at=now,
+                applied_profile=row["applied"],
+                idempotency_key=f"import-{digest}-{row['line']}",
+                source="import",
+            )
+            ratings += 1
+        for key, value in entry.factors.items():
+            if key in ("age", "skill"):
+                continue
+            Answer.objects.create(
+                session=session,
+                phase="pre" if key == "genre_preference" else phases.get(key, "post"),
+                key=key,
+                value=value,
+                answered_at=now,
+            )
+    return ImportResult(
+        sessions=len(sessions), ratings=ratings, participants_created=created_participants
+    )

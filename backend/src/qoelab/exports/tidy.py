@@ -1,0 +1,280 @@
+"""Ratings out: the tidy CSV of ``qoe-analysis``, a JSON document, and sureal's dataset.
+
+The tidy CSV has one row per rating with the columns ``qoe_analysis`` requires::
+
+    rater_id, session_id, game, game_pace, scenario,
+    ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct, rating
+
+followed by participant/session factor columns: ``age``, ``skill``, ``genre_preference``
+(yes/no: does the rater favour the game's genre) and one column per choice, integer or
+boolean question of the study's questionnaire (e.g. ``willing_to_pay``, ``attitude``).
+The impairment columns hold what the agent *reported as installed* during play.
+
+Rules: only ratings of completed sessions by default; the retest round (round 2) is left
+out by default because the analysis allows one rating per rater, session and scenario —
+with ``include_retest`` it is exported under the session id ``<id>-retest``. A factor
+column that would have a missing value in any row is left out entirely (the analysis
+rejects missing values). A scenario row of a later study version is named ``CODE.vN``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from qoelab.ratings.models import Answer, Rating
+from qoelab.runs.models import Session
+from qoelab.runs.state_machine import State
+from qoelab.studies.models import Scenario, Study
+from qoelab.studies.study_document import export_study_document
+
+REQUIRED_COLUMNS = [
+    "rater_id",
+    "session_id",
+    "game",
+    "game_pace",
+    "scenario",
+    "ds_delay_ms",
+    "us_delay_ms",
+    "ds_loss_pct",
+    "us_loss_pct",
+    "rating",
+]
+PARTICIPANT_COLUMNS = ["age", "skill", "genre_preference"]
+FACTOR_KINDS = {"choice", "integer", "boolean"}
+
+
+def scenario_labels(study: Study) -> dict[int, str]:
+    """Scenario row id → export name: the code, or ``CODE.vN`` for a later version's row."""
+    labels: dict[int, str] = {}
+    seen: set[str] = set()
+    for scenario in Scenario.objects.filter(study=study).order_by("code", "version", "id"):
+        labels[scenario.pk] = (
+            scenario.code if scenario.code not in seen else (f"{scenario.code}.v{scenario.version}")
+        )
+        seen.add(scenario.code)
+    return labels
+
+
+def question_columns(study: Study) -> list[str]:
+    return [
+        q["key"]
+        for q in study.questionnaire
+        if q.get("kind") in FACTOR_KINDS and q["key"] not in PARTICIPANT_COLUMNS
+    ]
+
+
+def _number(value: Any) -> str:
+    number = round(float(value), 9)
+    return repr(float(int(number))) if number == int(number) else repr(number)
+
+
+def _factor(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def ratings_for_export(study: Study, *, include_incomplete: bool = False) -> QuerySet[Rating]:
+    ratings = Rating.objects.filter(session__study=study).select_related(
+        "session__participant", "session__game", "scenario"
+    )
+    if not include_incomplete:
+        ratings = ratings.filter(session__state=State.COMPLETED)
+    return ratings.order_by("session_id", "order_index")
+
+
+@dataclass(frozen=True)
+class TidyTable:
+    columns: list[str]
+    rows: list[dict[str, str]]
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=self.columns, lineterminator="\n")
+        writer.writeheader()
+        for row in self.rows:
+            writer.writerow({column: row.get(column, "") for column in self.columns})
+        return out.getvalue()
+
+
+def tidy_table(
+    study: Study, *, include_retest: bool = False, include_incomplete: bool = False
+) -> TidyTable:
+    labels = scenario_labels(study)
+    questions = question_columns(study)
+    answers: dict[int, dict[str, Any]] = {}
+    for answer in Answer.objects.filter(session__study=study):
+        answers.setdefault(answer.session_id, {})[answer.key] = answer.value
+    rows: list[dict[str, str]] = []
+    for rating in ratings_for_export(study, include_incomplete=include_incomplete):
+        if rating.round != 1 and not include_retest:
+            continue
+        session = rating.session
+        participant = session.participant
+        applied = rating.applied_profile
+        session_answers = answers.get(session.pk, {})
+        row = {
+            "rater_id": participant.code,
+            "session_id": str(session.pk) if rating.round == 1 else f"{session.pk}-retest",
+            "game": session.game.name,
+            "game_pace": session.game.pace,
+            "scenario": labels[rating.scenario_id],
+            "ds_delay_ms": _number(applied["downstream"]["delay_ms"]),
+            "us_delay_ms": _number(applied["upstream"]["delay_ms"]),
+            "ds_loss_pct": _number(applied["downstream"]["loss_pct"]),
+            "us_loss_pct": _number(applied["upstream"]["loss_pct"]),
+            "rating": str(rating.score),
+            "age": _factor(participant.age),
+            "skill": participant.skill,
+            "genre_preference": _factor(session_answers.get("genre_preference")),
+        }
+        for key in questions:
+            row[key] = _factor(session_answers.get(key))
+        rows.append(row)
+    factors = [
+        column
+        for column in [*PARTICIPANT_COLUMNS, *questions]
+        if rows and all(row.get(column, "") != "" for row in rows)
+    ]
+    return TidyTable(columns=[*REQUIRED_COLUMNS, *factors], rows=rows)
+
+
+def tidy_csv(study: Study, **options: bool) -> str:
+    return tidy_table(study, **options).to_csv()
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def study_json(study: Study) -> dict[str, Any]:
+    """Everything about a study's data: design, sessions, answers, ratings (all rounds)."""
+    labels = scenario_labels(study)
+    scenarios = {s.pk: s for s in Scenario.objects.filter(study=study)}
+    sessions: Iterable[Session] = (
+        Session.objects.filter(study=study)
+        .select_related("participant", "game", "station")
+        .prefetch_related("ratings", "answers")
+        .order_by("id")
+    )
+    return {
+        "format": "qoelab.ratings/v1",
+        "study": {**export_study_document(study), "id": study.pk, "version": study.version},
+        "scale_labels": study.scale_labels,
+        "participants": [
+            {
+                "code": p.code,
+                "age": p.age,
+                "skill": p.skill,
+                "genre_preferences": p.genre_preferences,
+                "consent_at": _iso(p.consent_at),
+            }
+            for p in study.participants.order_by("id")
+        ],
+        "sessions": [
+            {
+                "id": s.pk,
+                "participant": s.participant.code,
+                "game": s.game.name,
+                "game_pace": s.game.pace,
+                "station": s.station.name if s.station else None,
+                "state": s.state,
+                "study_version": s.study_version,
+                "order_policy": s.order_policy,
+                "seed": s.seed,
+                "order": [
+                    {"scenario": labels[e["scenario"]], "round": e.get("round", 1)} for e in s.order
+                ],
+                "imported": s.imported,
+                "started_at": _iso(s.started_at),
+                "completed_at": _iso(s.completed_at),
+                "answers": {a.key: a.value for a in s.answers.all()},
+                "ratings": [
+                    {
+                        "position": r.order_index + 1,
+                        "round": r.round,
+                        "scenario": labels[r.scenario_id],
+                        "requested_profile": scenarios[r.scenario_id].profile(),
+                        "applied_profile": r.applied_profile,
+                        "score": r.score,
+                        "scenario_started_at": _iso(r.scenario_started_at),
+                        "scenario_ended_at": _iso(r.scenario_ended_at),
+                        "rated_at": _iso(r.rated_at),
+                        "source": r.source,
+                    }
+                    for r in sorted(s.ratings.all(), key=lambda r: r.order_index)
+                ],
+            }
+            for s in sessions
+        ],
+    }
+
+
+# --- sureal --------------------------------------------------------------------------------
+
+
+def sureal_dataset(study: Study) -> dict[str, Any]:
+    """The study as a sureal dataset (JSON variant, ``os`` in dictionary style).
+
+    Contents are the games (``ref_videos``), each stimulus is a (game, scenario) pair
+    (``dis_videos``), observers are the participants' codes; a retest rating makes the
+    observer's entry a list ``[first, retest]`` (sureal's repetitions).
+    Load it with ``sureal.tools.misc.import_json_file`` / ``sureal --dataset FILE.json``.
+    """
+    labels = scenario_labels(study)
+    games = list(study.games.order_by("id"))
+    content = {game.pk: index for index, game in enumerate(games)}
+    stimuli: dict[tuple[int, int], dict[str, Any]] = {}
+    for rating in ratings_for_export(study):
+        session = rating.session
+        key = (session.game_id, rating.scenario_id)
+        stimulus = stimuli.setdefault(
+            key,
+            {
+                "asset_id": len(stimuli),
+                "content_id": content[session.game_id],
+                "os": {},
+                "path": f"qoelab/{study.slug}/{session.game.name}/{labels[rating.scenario_id]}",
+                "scenario": labels[rating.scenario_id],
+                "game": session.game.name,
+                "game_pace": session.game.pace,
+            },
+        )
+        observer = session.participant.code
+        scores = stimulus["os"]
+        if observer in scores:
+            previous = scores[observer]
+            scores[observer] = (
+                [*previous, rating.score]
+                if isinstance(previous, list)
+                else [
+                    previous,
+                    rating.score,
+                ]
+            )
+        else:
+            scores[observer] = rating.score
+    return {
+        "dataset_name": study.slug.replace("-", "_"),
+        "ref_score": float(study.scale_max),
+        "ref_videos": [
+            {
+                "content_id": content[game.pk],
+                "content_name": game.name,
+                "path": f"qoelab/{study.slug}/{game.name}",
+            }
+            for game in games
+        ],
+        "dis_videos": sorted(stimuli.values(), key=lambda s: s["asset_id"]),
+    }

@@ -1,0 +1,57 @@
+"""Ratings and questionnaire answers: what a participant said, with what was played."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from qoelab.runs.models import Session
+from qoelab.studies.models import Scenario
+
+
+class Rating(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="ratings")
+    #: The (immutable) scenario row that was played.
+    scenario = models.ForeignKey(Scenario, on_delete=models.PROTECT, related_name="ratings")
+    #: Index of the scenario in the session's order, and its round (2 = retest).
+    order_index = models.PositiveIntegerField()
+    round = models.PositiveSmallIntegerField(default=1)
+    score = models.PositiveSmallIntegerField()
+    scenario_started_at = models.DateTimeField(null=True, blank=True)
+    scenario_ended_at = models.DateTimeField(null=True, blank=True)
+    rated_at = models.DateTimeField()
+    #: The impairment the agent reported as installed during play ({"upstream": {...}, ...}).
+    applied_profile = models.JSONField()
+    idempotency_key = models.CharField(max_length=100)
+    #: "participant", "researcher" or "import".
+    source = models.CharField(max_length=20)
+
+    class Meta:
+        ordering = ["session", "order_index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "order_index"], name="one_rating_per_scenario_slot"
+            ),
+            models.UniqueConstraint(
+                fields=["session", "idempotency_key"], name="rating_idempotency_key_unique"
+            ),
+            models.CheckConstraint(condition=models.Q(score__gte=1), name="rating_score_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session_id}/{self.scenario_id}: {self.score}"
+
+
+class Answer(models.Model):
+    """An answer to a question of the study's questionnaire (``phase`` pre or post)."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="answers")
+    phase = models.CharField(max_length=10)
+    key = models.CharField(max_length=60)
+    value = models.JSONField()
+    answered_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["session", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "key"], name="one_answer_per_question"),
+        ]

@@ -1,0 +1,96 @@
+"""Sessions: one participant playing one game at one station through every scenario."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from qoelab.participants.models import Participant
+from qoelab.runs.state_machine import ACTIVE_STATES, State
+from qoelab.stations.models import Station
+from qoelab.studies.models import Game, Scenario, Study
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Session(models.Model):
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="sessions")
+    study_version = models.PositiveIntegerField()
+    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="sessions")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="sessions")
+    station = models.ForeignKey(
+        Station, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
+    )
+    state = models.CharField(max_length=20, choices=State.choices, default=State.CREATED)
+    #: Increases with every change a screen should show (the polling clients compare it).
+    revision = models.PositiveIntegerField(default=1)
+    paused_from = models.CharField(max_length=20, choices=State.choices, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    #: For the researcher: why the session paused or what the agent said.
+    message = models.TextField(blank=True)
+
+    # The order, fixed at creation: [{"scenario": id, "code": "D1", "round": 1}, ...]
+    order_policy = models.CharField(max_length=20)
+    seed = models.BigIntegerField()
+    latin_square_row = models.PositiveIntegerField(null=True, blank=True)
+    order = models.JSONField()
+    current_index = models.PositiveIntegerField(default=0)
+
+    # Timers (server clock): the current free-play period or scenario.
+    step_started_at = models.DateTimeField(null=True, blank=True)
+    scenario_started_at = models.DateTimeField(null=True, blank=True)
+    scenario_ended_at = models.DateTimeField(null=True, blank=True)
+
+    # The agent: the verified installed state of the current scenario.
+    applied_profile = models.JSONField(null=True, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    lease_renewed_at = models.DateTimeField(null=True, blank=True)
+    impairment_cleared_at = models.DateTimeField(null=True, blank=True)
+
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    imported = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["participant", "game"],
+                condition=~models.Q(state=State.ABORTED),
+                name="one_live_session_per_participant_and_game",
+            ),
+            models.UniqueConstraint(
+                fields=["station"],
+                condition=models.Q(state__in=sorted(ACTIVE_STATES)),
+                name="one_active_session_per_station",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(state__in=State.values), name="session_state_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"session {self.pk} ({self.participant} / {self.game})"
+
+    @property
+    def scenario_count(self) -> int:
+        return len(self.order)
+
+    def order_entry(self, index: int | None = None) -> dict[str, Any] | None:
+        i = self.current_index if index is None else index
+        return self.order[i] if 0 <= i < len(self.order) else None
+
+    def current_scenario(self) -> Scenario | None:
+        entry = self.order_entry()
+        return None if entry is None else Scenario.objects.get(pk=entry["scenario"])

@@ -1,0 +1,274 @@
+"""Session representations: the researcher's full view and the participant's blind view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from qoelab.participants.models import Participant, Skill
+from qoelab.ratings.models import Answer, Rating
+from qoelab.runs import services
+from qoelab.runs.models import Session
+from qoelab.runs.state_machine import State
+from qoelab.stations.models import Station
+from qoelab.studies.models import Game, Scenario
+
+POLL_INTERVAL_MS = 1000
+
+
+class RatingSerializer(serializers.ModelSerializer[Rating]):
+    scenario_code = serializers.CharField(source="scenario.code", read_only=True)
+    position = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Rating
+        fields = [
+            "id",
+            "session",
+            "scenario",
+            "scenario_code",
+            "position",
+            "round",
+            "score",
+            "scenario_started_at",
+            "scenario_ended_at",
+            "rated_at",
+            "applied_profile",
+            "idempotency_key",
+            "source",
+        ]
+
+    def get_position(self, rating: Rating) -> int:
+        return rating.order_index + 1
+
+
+class AnswerSerializer(serializers.ModelSerializer[Answer]):
+    class Meta:
+        model = Answer
+        fields = ["key", "phase", "value", "answered_at"]
+
+
+class SessionCreateSerializer(serializers.Serializer[Session]):
+    participant = serializers.PrimaryKeyRelatedField(queryset=Participant.objects.all())
+    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
+    station = serializers.PrimaryKeyRelatedField(
+        queryset=Station.objects.all(), required=False, allow_null=True
+    )
+    seed = serializers.IntegerField(
+        required=False, min_value=0, max_value=2**31 - 1, help_text="random when omitted"
+    )
+
+
+class SessionSerializer(serializers.ModelSerializer[Session]):
+    """Everything a researcher sees, including the verified impairment being played."""
+
+    participant_code = serializers.CharField(source="participant.code", read_only=True)
+    game_name = serializers.CharField(source="game.name", read_only=True)
+    station_name = serializers.CharField(source="station.name", read_only=True, default=None)
+    position = serializers.SerializerMethodField()
+    scenario_count = serializers.IntegerField(read_only=True)
+    current_scenario = serializers.SerializerMethodField()
+    seconds_remaining = serializers.SerializerMethodField()
+    ratings = RatingSerializer(many=True, read_only=True)
+    answers = AnswerSerializer(many=True, read_only=True)
+    participant_token = serializers.CharField(source="token", read_only=True)
+    poll_interval_ms = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Session
+        fields = [
+            "id",
+            "study",
+            "study_version",
+            "participant",
+            "participant_code",
+            "game",
+            "game_name",
+            "station",
+            "station_name",
+            "state",
+            "revision",
+            "paused_from",
+            "paused_at",
+            "message",
+            "order_policy",
+            "seed",
+            "latin_square_row",
+            "order",
+            "position",
+            "scenario_count",
+            "current_scenario",
+            "seconds_remaining",
+            "applied_profile",
+            "applied_at",
+            "lease_renewed_at",
+            "impairment_cleared_at",
+            "scenario_started_at",
+            "scenario_ended_at",
+            "step_started_at",
+            "imported",
+            "created_at",
+            "started_at",
+            "completed_at",
+            "ratings",
+            "answers",
+            "participant_token",
+            "poll_interval_ms",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_position(self, session: Session) -> int | None:
+        if session.state in (State.CREATED, State.QUESTIONNAIRE, State.FREE_PLAY):
+            return None
+        if session.state in (State.POST_QUESTIONS, State.COMPLETED):
+            return None
+        return session.current_index + 1
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_current_scenario(self, session: Session) -> dict[str, Any] | None:
+        entry = session.order_entry()
+        if entry is None or self.get_position(session) is None:
+            return None
+        scenario = Scenario.objects.get(pk=entry["scenario"])
+        return {
+            "id": scenario.pk,
+            "code": scenario.code,
+            "label": scenario.label,
+            "round": entry.get("round", 1),
+            "requested_profile": scenario.profile(),
+        }
+
+    @extend_schema_field(serializers.FloatField(allow_null=True))
+    def get_seconds_remaining(self, session: Session) -> float | None:
+        return services.seconds_remaining(session)
+
+    def get_poll_interval_ms(self, session: Session) -> int:
+        return POLL_INTERVAL_MS
+
+
+class RateSerializer(serializers.Serializer[Any]):
+    score = serializers.IntegerField(help_text="1..len(study.scale_labels)")
+    position = serializers.IntegerField(
+        help_text="the scenario's number in the session as shown on the screen (1-based)"
+    )
+    idempotency_key = serializers.CharField(
+        min_length=8, max_length=100, help_text="client-generated (e.g. a UUID); retries reuse it"
+    )
+
+
+class ResearcherRateSerializer(RateSerializer):
+    scenario = serializers.IntegerField(
+        required=False, help_text="optional: the scenario id the researcher believes is rated"
+    )
+
+
+class QuestionnaireSerializer(serializers.Serializer[Any]):
+    consent = serializers.BooleanField(required=False, help_text="required until given once")
+    age = serializers.IntegerField(required=False, help_text="required when not known yet")
+    skill = serializers.ChoiceField(choices=Skill.choices, required=False)
+    genre_preference = serializers.BooleanField(
+        help_text="does the participant favour games of this game's genre?"
+    )
+    answers = serializers.DictField(required=False, help_text="{question key: answer}")
+
+
+class PostQuestionsSerializer(serializers.Serializer[Any]):
+    answers = serializers.DictField(help_text="{question key: answer}")
+
+
+class ReasonSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class RateResponseSerializer(serializers.Serializer[Any]):
+    rating = RatingSerializer()
+    created = serializers.BooleanField()
+    session = SessionSerializer()
+
+
+# --- the participant's screen -------------------------------------------------------------
+
+PARTICIPANT_STEPS = {
+    State.CREATED: "waiting",
+    State.QUESTIONNAIRE: "questionnaire",
+    State.FREE_PLAY: "free_play",
+    State.APPLYING: "preparing",
+    State.PLAYING: "playing",
+    State.RATING: "rating",
+    State.POST_QUESTIONS: "post_questions",
+    State.COMPLETED: "thanks",
+    State.PAUSED: "paused",
+    State.ABORTED: "ended",
+}
+
+
+class ScaleOptionSerializer(serializers.Serializer[Any]):
+    score = serializers.IntegerField()
+    label = serializers.CharField()  # type: ignore[assignment]
+
+
+class ParticipantViewSerializer(serializers.Serializer[Session]):
+    """What the participant's screen shows: no scenario code, no impairment, no hint."""
+
+    session = serializers.IntegerField(source="pk")
+    step = serializers.ChoiceField(choices=sorted(set(PARTICIPANT_STEPS.values())))
+    revision = serializers.IntegerField()
+    study_title = serializers.CharField(source="study.title")
+    game = serializers.CharField(source="game.name")
+    position = serializers.IntegerField(allow_null=True)
+    scenario_count = serializers.IntegerField()
+    seconds_remaining = serializers.FloatField(allow_null=True)
+    can_continue = serializers.BooleanField(help_text="free play: the participant may go on")
+    needs = serializers.DictField(child=serializers.BooleanField())
+    questions = serializers.ListField(child=serializers.DictField())
+    scale = ScaleOptionSerializer(many=True)
+    message = serializers.CharField()
+    poll_interval_ms = serializers.IntegerField()
+
+    def to_representation(self, session: Session) -> dict[str, Any]:
+        step = PARTICIPANT_STEPS[State(session.state)]
+        remaining = services.seconds_remaining(session)
+        show_position = session.state in (State.APPLYING, State.PLAYING, State.RATING)
+        questions: list[dict[str, Any]] = []
+        if session.state == State.QUESTIONNAIRE:
+            questions = session.study.questions("pre")
+        elif session.state == State.POST_QUESTIONS:
+            questions = session.study.questions("post")
+        messages = {
+            "waiting": "Please wait: the researcher will start the session.",
+            "questionnaire": "A few questions before you play.",
+            "free_play": "Free play: explore the game and its controls.",
+            "preparing": "Get ready: the next round is being prepared.",
+            "playing": "Play the game.",
+            "rating": "How was your experience in the round you just played?",
+            "post_questions": "Almost done: a few last questions.",
+            "thanks": "Thank you for taking part!",
+            "paused": "The session is paused. Please wait for the researcher.",
+            "ended": "The session has ended. Thank you.",
+        }
+        return {
+            "session": session.pk,
+            "step": step,
+            "revision": session.revision,
+            "study_title": session.study.title,
+            "game": session.game.name,
+            "position": session.current_index + 1 if show_position else None,
+            "scenario_count": session.scenario_count,
+            "seconds_remaining": remaining,
+            "can_continue": session.state == State.FREE_PLAY and (remaining or 0.0) == 0.0,
+            "needs": services.pre_play_requirements(session)
+            if session.state == State.QUESTIONNAIRE
+            else {},
+            "questions": questions,
+            "scale": [
+                {"score": i + 1, "label": label}
+                for i, label in enumerate(session.study.scale_labels)
+            ]
+            if session.state == State.RATING
+            else [],
+            "message": messages[step],
+            "poll_interval_ms": POLL_INTERVAL_MS,
+        }

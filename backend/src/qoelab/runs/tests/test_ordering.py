@@ -1,0 +1,45 @@
+"""Scenario orders: baseline first, seeded random, balanced Latin square, retest round."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import pairwise
+
+import pytest
+
+from qoelab.runs.ordering import balanced_latin_square_row, build_order
+from qoelab.studies.models import OrderPolicy, Study
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 9])
+def test_balanced_latin_square_is_a_latin_square_with_balanced_adjacency(n: int) -> None:
+    rows = [balanced_latin_square_row(n, r) for r in range(n if n % 2 == 0 else 2 * n)]
+    for row in rows:
+        assert sorted(row) == list(range(n))
+    for column in range(n):
+        counts = Counter(row[column] for row in rows)
+        assert len(set(counts.values())) == 1 and len(counts) == n
+    pairs = Counter(pair for row in rows for pair in pairwise(row))
+    assert len(pairs) == n * (n - 1) and len(set(pairs.values())) == 1
+
+
+@pytest.mark.django_db
+def test_orders_start_with_the_baseline_and_are_reproducible(example_study: Study) -> None:
+    scenarios = list(example_study.active_scenarios())
+    first = build_order(
+        scenarios, policy=OrderPolicy.RANDOM, seed=7, latin_square_row=None, retest_round=False
+    )
+    again = build_order(
+        scenarios, policy=OrderPolicy.RANDOM, seed=7, latin_square_row=None, retest_round=False
+    )
+    other = build_order(
+        scenarios, policy=OrderPolicy.RANDOM, seed=8, latin_square_row=None, retest_round=False
+    )
+    assert first == again and first != other
+    assert first[0]["code"] == "B" and len({e["code"] for e in first}) == 10
+    retest = build_order(
+        scenarios, policy=OrderPolicy.LATIN_SQUARE, seed=1, latin_square_row=3, retest_round=True
+    )
+    assert [e["round"] for e in retest] == [1] * 10 + [2] * 9
+    assert sorted(e["code"] for e in retest[10:]) == sorted(e["code"] for e in retest[1:10])
+    assert "B" not in {e["code"] for e in retest[10:]}

@@ -1,0 +1,378 @@
+"""Sessions: the researcher's endpoints and the participant's token endpoints.
+
+Views are thin: they parse input, check access and call :mod:`qoelab.runs.services`,
+which owns every transition. A :class:`services.SessionError` becomes a 400 (bad input)
+or 409 (not possible in the session's state) with ``{"detail": message, "field": …}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import mixins, status, viewsets
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.decorators import action
+from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from qoelab.core.api import filter_by_id
+from qoelab.runs import services
+from qoelab.runs.models import Session
+from qoelab.runs.serializers import (
+    ParticipantViewSerializer,
+    PostQuestionsSerializer,
+    QuestionnaireSerializer,
+    RateResponseSerializer,
+    RateSerializer,
+    ReasonSerializer,
+    ResearcherRateSerializer,
+    SessionCreateSerializer,
+    SessionSerializer,
+)
+from qoelab.runs.state_machine import State
+from qoelab.studies.access import IsResearcher, accessible_studies
+
+ERROR = OpenApiResponse(description='{"detail": message, "field": name or null}')
+SESSION_ACTION_RESPONSES = {200: SessionSerializer, 400: ERROR, 409: ERROR}
+
+
+def _error(exc: services.SessionError) -> Response:
+    return Response({"detail": str(exc), "field": exc.field}, status=exc.status)
+
+
+def _run(call: Callable[[], Any]) -> Any:
+    try:
+        return call()
+    except services.SessionError as exc:
+        return _error(exc)
+
+
+def _session_queryset() -> QuerySet[Session]:
+    return Session.objects.select_related("study", "participant", "game", "station")
+
+
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            OpenApiParameter("study", OpenApiTypes.INT),
+            OpenApiParameter("state", OpenApiTypes.STR, enum=State.values),
+        ]
+    )
+)
+class SessionViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet[Session],
+):
+    """Sessions of the caller's studies. Reading a session also advances its timers and
+    renews the agent's lease (throttled): the researcher's console polls it."""
+
+    serializer_class = SessionSerializer
+    permission_classes = [IsResearcher]
+
+    def get_queryset(self) -> QuerySet[Session]:
+        sessions = _session_queryset().filter(study__in=accessible_studies(self.request.user))
+        params = self.request.query_params
+        sessions = filter_by_id(sessions, "study_id", params.get("study"))
+        if (state := params.get("state")) is not None:
+            sessions = sessions.filter(state=state)
+        return sessions.prefetch_related("ratings__scenario", "answers").order_by("id")
+
+    def _fresh(self, session_id: int) -> Response:
+        session = self.get_queryset().get(pk=session_id)
+        return Response(SessionSerializer(session).data)
+
+    @extend_schema(
+        request=SessionCreateSerializer,
+        responses={201: SessionSerializer, 400: ERROR, 403: ERROR, 409: ERROR},
+    )
+    def create(self, request: Request) -> Response:
+        """Create a session; its scenario order (and the seed) is fixed now."""
+        serializer = SessionCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        participant = data["participant"]
+        study = participant.study
+        if not accessible_studies(request.user).filter(pk=study.pk).exists():
+            raise PermissionDenied("Only the study's owner or members may create sessions.")
+        result = _run(
+            lambda: services.create_session(
+                study=study,
+                participant=participant,
+                game=data["game"],
+                station=data.get("station"),
+                created_by=request.user,
+                seed=data.get("seed"),
+            )
+        )
+        if isinstance(result, Response):
+            return result
+        return Response(
+            SessionSerializer(self.get_queryset().get(pk=result.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        session = self.get_object()
+        services.tick(session.pk)
+        return self._fresh(session.pk)
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        session = self.get_object()
+        if session.state != State.CREATED:
+            return Response(
+                {"detail": "only a session that has not started can be deleted (abort it)"},
+                status=status.HTTP_409_CONFLICT,
+            )
+        session.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _act(self, call: Callable[[int], Any]) -> Response:
+        session = self.get_object()
+        result = _run(lambda: call(session.pk))
+        if isinstance(result, Response):
+            return result
+        return self._fresh(session.pk)
+
+    @extend_schema(request=None, responses=SESSION_ACTION_RESPONSES)
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, pk: str | None = None) -> Response:
+        """created → questionnaire (the station must be free)."""
+        return self._act(services.start)
+
+    @extend_schema(request=None, responses=SESSION_ACTION_RESPONSES)
+    @action(detail=True, methods=["post"])
+    def advance(self, request: Request, pk: str | None = None) -> Response:
+        """The next step where the researcher may take it: start, end free play (applies
+        the first scenario), end the current scenario early (→ rating)."""
+        return self._act(services.advance)
+
+    @extend_schema(request=QuestionnaireSerializer, responses=SESSION_ACTION_RESPONSES)
+    @action(detail=True, methods=["post"])
+    def questionnaire(self, request: Request, pk: str | None = None) -> Response:
+        """Enter the pre-play questionnaire (as the researcher conducting the poll)."""
+        data = _valid(QuestionnaireSerializer, request)
+        if isinstance(data, Response):
+            return data
+        return self._act(lambda sid: services.submit_questionnaire(sid, data))
+
+    @extend_schema(
+        request=ResearcherRateSerializer,
+        responses={
+            200: RateResponseSerializer,
+            201: RateResponseSerializer,
+            400: ERROR,
+            409: ERROR,
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def rate(self, request: Request, pk: str | None = None) -> Response:
+        """Record the current scenario's rating (idempotent by ``idempotency_key``)."""
+        session = self.get_object()
+        return _rate(request, session, ResearcherRateSerializer, source="researcher")
+
+    @extend_schema(request=PostQuestionsSerializer, responses=SESSION_ACTION_RESPONSES)
+    @action(detail=True, methods=["post"], url_path="post-questions")
+    def post_questions(self, request: Request, pk: str | None = None) -> Response:
+        """Answer the end-of-session questions → completed (the impairment is cleared)."""
+        data = _valid(PostQuestionsSerializer, request)
+        if isinstance(data, Response):
+            return data
+        return self._act(lambda sid: services.submit_post_questions(sid, data))
+
+    @extend_schema(request=ReasonSerializer, responses=SESSION_ACTION_RESPONSES)
+    @action(detail=True, methods=["post"])
+    def pause(self, request: Request, pk: str | None = None) -> Response:
+        """Pause a running session (an interrupted scenario is replayed after resuming)."""
+        data = _valid(ReasonSerializer, request)
+        if isinstance(data, Response):
+            return data
+        return self._act(lambda sid: services.pause(sid, data.get("reason", "")))
+
+    @extend_schema(request=None, responses=SESSION_ACTION_RESPONSES)
+    @action(detail=True, methods=["post"])
+    def resume(self, request: Request, pk: str | None = None) -> Response:
+        """Resume a paused session (re-applies the scenario when one was interrupted)."""
+        return self._act(services.resume)
+
+    @extend_schema(request=ReasonSerializer, responses=SESSION_ACTION_RESPONSES)
+    @action(detail=True, methods=["post"])
+    def abort(self, request: Request, pk: str | None = None) -> Response:
+        """Abort the session; the impairment is cleared and the station freed."""
+        data = _valid(ReasonSerializer, request)
+        if isinstance(data, Response):
+            return data
+        return self._act(lambda sid: services.abort(sid, data.get("reason", "")))
+
+
+def _valid(serializer_class: type[Any], request: Request) -> Any:
+    serializer = serializer_class(data=request.data)
+    if not serializer.is_valid():
+        return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
+    return dict(serializer.validated_data)
+
+
+def _rate(request: Request, session: Session, serializer_class: type[Any], source: str) -> Response:
+    serializer = serializer_class(data=request.data)
+    if not serializer.is_valid():
+        return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
+    data = serializer.validated_data
+    result = _run(
+        lambda: services.rate(
+            session.pk,
+            score=data["score"],
+            idempotency_key=data["idempotency_key"],
+            position=data["position"],
+            scenario_id=data.get("scenario"),
+            source=source,
+        )
+    )
+    if isinstance(result, Response):
+        return result
+    fresh = _session_queryset().prefetch_related("ratings", "answers").get(pk=session.pk)
+    body: dict[str, Any] = {
+        "rating": result.rating,
+        "created": result.created,
+        "session": fresh,
+    }
+    if source == "participant":
+        return Response(
+            {
+                "created": result.created,
+                "position": result.rating.order_index + 1,
+                "score": result.rating.score,
+                "session": ParticipantViewSerializer(fresh).data,
+            },
+            status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
+        )
+    return Response(
+        RateResponseSerializer(body).data,
+        status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
+    )
+
+
+# --- the participant's screen (per-session token, no account) ---------------------------
+
+TOKEN_HEADER = "X-Participant-Token"
+
+
+class ParticipantPrincipal:
+    """The holder of one session's participant token (not a Django user)."""
+
+    is_authenticated = True
+
+    def __init__(self, session_id: int) -> None:
+        self.session_id = session_id
+
+
+class ParticipantTokenAuthentication(BaseAuthentication):
+    """``X-Participant-Token: <token>`` — the token shown to the researcher for a session."""
+
+    def authenticate(self, request: Request) -> tuple[ParticipantPrincipal, str] | None:
+        token = request.headers.get(TOKEN_HEADER)
+        if not token:
+            return None
+        session_id = Session.objects.filter(token=token).values_list("pk", flat=True).first()
+        if session_id is None:
+            raise AuthenticationFailed("unknown participant token")
+        return ParticipantPrincipal(session_id), token
+
+    def authenticate_header(self, request: Request) -> str:
+        return "Participant-Token"
+
+
+class HoldsSessionToken(BasePermission):
+    message = "This participant token belongs to another session."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        principal = request.user
+        if not isinstance(principal, ParticipantPrincipal):
+            return False
+        pk = view.kwargs.get("pk")
+        return pk is not None and str(principal.session_id) == str(pk)
+
+
+class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
+    """The participant's screen: poll ``GET`` for the state, post the participant's steps.
+
+    Authenticate with ``X-Participant-Token``; a token opens its own session only (403
+    for any other). Nothing here reveals the scenario's code or impairment.
+    """
+
+    authentication_classes = [ParticipantTokenAuthentication]
+    permission_classes = [HoldsSessionToken]
+    serializer_class = ParticipantViewSerializer
+
+    def get_queryset(self) -> QuerySet[Session]:
+        return _session_queryset()
+
+    def _view(self, session_id: int) -> Response:
+        return Response(ParticipantViewSerializer(self.get_queryset().get(pk=session_id)).data)
+
+    def _act(self, call: Callable[[int], Any]) -> Response:
+        session = self.get_object()
+        result = _run(lambda: call(session.pk))
+        if isinstance(result, Response):
+            return result
+        return self._view(session.pk)
+
+    @extend_schema(
+        responses={200: ParticipantViewSerializer, 401: ERROR, 403: ERROR},
+    )
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        """The participant's screen state (also advances timers and renews the lease)."""
+        session = self.get_object()
+        services.tick(session.pk)
+        return self._view(session.pk)
+
+    @extend_schema(
+        request=QuestionnaireSerializer,
+        responses={200: ParticipantViewSerializer, 400: ERROR, 409: ERROR},
+    )
+    @action(detail=True, methods=["post"])
+    def questionnaire(self, request: Request, pk: str | None = None) -> Response:
+        data = _valid(QuestionnaireSerializer, request)
+        if isinstance(data, Response):
+            return data
+        return self._act(lambda sid: services.submit_questionnaire(sid, data))
+
+    @extend_schema(
+        request=None,
+        responses={200: ParticipantViewSerializer, 409: ERROR},
+    )
+    @action(detail=True, methods=["post"], url_path="finish-free-play")
+    def finish_free_play(self, request: Request, pk: str | None = None) -> Response:
+        """After the free-play time: start the first scenario."""
+        return self._act(lambda sid: services.finish_free_play(sid, researcher=False))
+
+    @extend_schema(
+        request=RateSerializer,
+        responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, 400: ERROR, 409: ERROR},
+    )
+    @action(detail=True, methods=["post"])
+    def rate(self, request: Request, pk: str | None = None) -> Response:
+        """Rate the round just played (idempotent by ``idempotency_key``)."""
+        return _rate(request, self.get_object(), RateSerializer, source="participant")
+
+    @extend_schema(
+        request=PostQuestionsSerializer,
+        responses={200: ParticipantViewSerializer, 400: ERROR, 409: ERROR},
+    )
+    @action(detail=True, methods=["post"], url_path="post-questions")
+    def post_questions(self, request: Request, pk: str | None = None) -> Response:
+        data = _valid(PostQuestionsSerializer, request)
+        if isinstance(data, Response):
+            return data
+        return self._act(lambda sid: services.submit_post_questions(sid, data))

@@ -1,0 +1,235 @@
+"""The backend's client of a station's netem agent (netem-agent/, REST with bearer token).
+
+Every integration detail of the agent API lives in this module:
+
+* ``PUT /v1/profile`` ``{"profile": {...}, "lease_seconds": N}`` → the state read back from
+  the kernel (``installed`` per direction, ``complete``, ``problems``);
+* ``POST /v1/lease/renew`` ``{"lease_seconds": N}`` — the heartbeat (409 when no profile
+  is applied any more, e.g. the lease ran out);
+* ``DELETE /v1/profile`` — restore the interfaces; ``GET /v1/profile`` — read back;
+* ``GET /healthz`` and ``GET /v1/capabilities`` for the station's health.
+
+Failures are classified for the session state machine: :class:`AgentUnreachable`
+(connection refused, timeout, garbage answer), :class:`AgentRejected` (4xx, e.g. a bad
+token or a profile the agent refuses), :class:`AgentStateMismatch` (the agent answered,
+but what it reports as installed is not what was asked for). The client never trusts an
+HTTP 200 alone: :meth:`AgentClient.apply` compares the read-back with the request itself.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import requests
+
+#: The profile fields the backend sets; every other field must read back neutral.
+SCENARIO_FIELDS = ("delay_ms", "jitter_ms", "loss_pct")
+DIRECTIONS = ("upstream", "downstream")
+#: Read-back tolerance: netem stores delay in ns and loss as a 32-bit fraction.
+DELAY_TOLERANCE_MS = 0.001
+LOSS_TOLERANCE_PCT = 1e-6
+
+
+class AgentError(Exception):
+    """The agent could not be used; ``str()`` is a message for the researcher."""
+
+
+class AgentUnreachable(AgentError):
+    pass
+
+
+class AgentRejected(AgentError):
+    pass
+
+
+class AgentStateMismatch(AgentError):
+    pass
+
+
+def neutral_direction() -> dict[str, Any]:
+    from netem_agent.profile import DirectionProfile
+
+    result: dict[str, Any] = DirectionProfile().to_dict()
+    return result
+
+
+def expected_profile(profile: dict[str, dict[str, float]]) -> dict[str, dict[str, Any]]:
+    """The full profile document the agent should read back for ``profile``."""
+    from netem_agent.profile import parse_profile
+
+    result: dict[str, dict[str, Any]] = parse_profile(profile).to_dict()
+    return result
+
+
+def validate_profile(profile: dict[str, dict[str, float]]) -> list[dict[str, str]]:
+    """Problems the agent would reject the profile for (empty list when it is valid)."""
+    from netem_agent.profile import ProfileError, parse_profile
+
+    try:
+        parse_profile(profile)
+    except ProfileError as exc:
+        return list(exc.errors)
+    return []
+
+
+def _close(field: str, want: Any, got: Any) -> bool:
+    if isinstance(want, bool) or isinstance(got, bool) or want is None or got is None:
+        return bool(want == got)
+    if isinstance(want, int | float) and isinstance(got, int | float):
+        tolerance = LOSS_TOLERANCE_PCT if field.endswith("_pct") else DELAY_TOLERANCE_MS
+        return math.isfinite(float(got)) and abs(float(want) - float(got)) <= tolerance
+    return bool(want == got)
+
+
+def compare_profiles(want: dict[str, Any], got: Any) -> list[str]:
+    """Differences between the expected and the read-back profile, as readable lines."""
+    if not isinstance(got, dict):
+        return ["the agent reports no installed profile"]
+    problems = []
+    for direction in DIRECTIONS:
+        expected = want.get(direction, {})
+        installed = got.get(direction)
+        if not isinstance(installed, dict):
+            problems.append(f"{direction}: not reported")
+            continue
+        for field, value in expected.items():
+            if not _close(field, value, installed.get(field)):
+                problems.append(
+                    f"{direction}.{field}: asked for {value!r}, agent reports "
+                    f"{installed.get(field)!r}"
+                )
+    return problems
+
+
+def summarize(installed: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """The scenario fields of a read-back profile (what ratings and exports keep)."""
+    return {
+        direction: {field: float(installed[direction][field]) for field in SCENARIO_FIELDS}
+        for direction in DIRECTIONS
+    }
+
+
+@dataclass(frozen=True)
+class AppliedState:
+    """A verified installation: the scenario fields and the agent's full answer."""
+
+    profile: dict[str, dict[str, float]]
+    installed: dict[str, Any]
+    lease_expires_at: str | None
+
+
+class AgentClient:
+    def __init__(self, base_url: str, token: str, *, timeout: float = 5.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+
+    @classmethod
+    def for_station(cls, station: Any, *, timeout: float | None = None) -> AgentClient:
+        from django.conf import settings
+
+        return cls(
+            station.agent_url,
+            station.agent_token,
+            timeout=timeout if timeout is not None else settings.QOELAB_AGENT_TIMEOUT,
+        )
+
+    # --- plumbing ----------------------------------------------------------------------
+    def _request(self, method: str, path: str, body: Any = None, auth: bool = True) -> Any:
+        headers = {"Accept": "application/json"}
+        if auth:
+            headers["Authorization"] = f"Bearer {self.token}"
+        url = f"{self.base_url}{path}"
+        try:
+            response = requests.request(
+                method, url, json=body, headers=headers, timeout=self.timeout
+            )
+        except requests.Timeout as exc:
+            raise AgentUnreachable(
+                f"the agent at {self.base_url} did not answer within {self.timeout:g} s"
+            ) from exc
+        except requests.RequestException as exc:
+            raise AgentUnreachable(
+                f"the agent at {self.base_url} is unreachable ({type(exc).__name__})"
+            ) from exc
+        try:
+            data = response.json()
+        except ValueError:
+            data = None
+        if response.status_code >= 400:
+            reason = data.get("error") if isinstance(data, dict) else None
+            reason = reason or response.reason or "error"
+            message = f"the agent refused {method} {path} (HTTP {response.status_code}: {reason})"
+            if response.status_code >= 500:
+                # 502 = the agent's own verification failed, 503 = kernel operation failed
+                raise AgentStateMismatch(message)
+            raise AgentRejected(message)
+        if not isinstance(data, dict):
+            raise AgentUnreachable(f"the agent at {self.base_url} answered with non-JSON")
+        return data
+
+    # --- API ---------------------------------------------------------------------------
+    def health(self) -> dict[str, Any]:
+        data: dict[str, Any] = self._request("GET", "/healthz", auth=False)
+        return data
+
+    def capabilities(self) -> dict[str, Any]:
+        data: dict[str, Any] = self._request("GET", "/v1/capabilities")
+        return data
+
+    def status(self) -> dict[str, Any]:
+        data: dict[str, Any] = self._request("GET", "/v1/profile")
+        return data
+
+    def apply(self, profile: dict[str, dict[str, float]], lease_seconds: float) -> AppliedState:
+        """Install ``profile`` and check the agent's read-back against it."""
+        want = expected_profile(profile)
+        data = self._request(
+            "PUT", "/v1/profile", {"profile": profile, "lease_seconds": lease_seconds}
+        )
+        if data.get("complete") is False:
+            reported = "; ".join(map(str, data.get("problems") or [])) or "incomplete"
+            raise AgentStateMismatch(f"the agent reports an incomplete installation: {reported}")
+        problems = compare_profiles(want, data.get("installed"))
+        if problems:
+            raise AgentStateMismatch(
+                "the agent reports a different state than requested: " + "; ".join(problems)
+            )
+        return AppliedState(
+            profile=summarize(data["installed"]),
+            installed=data["installed"],
+            lease_expires_at=data.get("lease_expires_at"),
+        )
+
+    def renew(self, lease_seconds: float) -> dict[str, Any]:
+        try:
+            data: dict[str, Any] = self._request(
+                "POST", "/v1/lease/renew", {"lease_seconds": lease_seconds}
+            )
+        except AgentRejected as exc:
+            # 409: nothing applied any more (lease expired, agent restarted, cleared).
+            raise AgentStateMismatch(f"lease renewal failed: {exc}") from exc
+        return data
+
+    def verify(self, profile: dict[str, dict[str, float]]) -> dict[str, Any]:
+        """Read back the installed state and check it still is ``profile``."""
+        data = self.status()
+        problems = compare_profiles(expected_profile(profile), data.get("installed"))
+        if problems or not data.get("applied", True):
+            raise AgentStateMismatch(
+                "the agent reports a different state than verified: "
+                + ("; ".join(problems) or "no profile applied")
+            )
+        return data
+
+    def clear(self) -> dict[str, Any]:
+        """Restore the interfaces (no impairment); raises unless the agent confirms it."""
+        data: dict[str, Any] = self._request("DELETE", "/v1/profile")
+        if data.get("restored") is False:
+            raise AgentStateMismatch(
+                "the agent could not restore the interfaces: "
+                + "; ".join(map(str, data.get("left_over") or data.get("errors") or []))
+            )
+        return data
