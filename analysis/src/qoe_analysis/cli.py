@@ -3,9 +3,11 @@
     qoe-analysis analyze RATINGS.csv [--acceptable-from 3] [--reliable-only] [--seed N]
                          [--reliability-cutoff 0.6] [--out DIR] [--no-plots] [--indent N]
     qoe-analysis synth --out DIR [--seed N] [--participants 58] [--sessions 79]
+    qoe-analysis policy export INPUT [--format json|faucet|ovs|onos|rest_qos|ietf] [...]
+    qoe-analysis policy check POLICY.json --measurements M.json [--indent N]
 
 ``analyze`` prints one JSON document to stdout; bad input exits with code 2 and a one-line
-message on stderr.
+message on stderr. ``policy export`` takes a ratings CSV (analysed first) or a policy JSON.
 """
 
 from __future__ import annotations
@@ -45,7 +47,48 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--seed", type=int, default=0)
     synth.add_argument("--participants", type=int, default=58)
     synth.add_argument("--sessions", type=int, default=None, help="default: 79/58 per participant")
+    _add_policy_parser(sub)
     return parser
+
+
+def _add_policy_parser(sub: Any) -> None:
+    policy = sub.add_parser("policy", help="QoE policy: export to controllers, check paths")
+    policy.set_defaults(policy_help=policy.print_help)
+    psub = policy.add_subparsers(dest="policy_command")
+    export = psub.add_parser(
+        "export", help="build the policy of a study and print it in a controller's format"
+    )
+    export.add_argument("input", type=Path, help="ratings CSV, or a policy JSON to re-export")
+    # validated by hand so a wrong value gives one line (not argparse's usage block)
+    export.add_argument("--format", default="json", help="json|faucet|ovs|onos|rest_qos|ietf")
+    export.add_argument("--out", type=Path, help="write to this file instead of stdout")
+    export.add_argument("--acceptable-from", type=int, default=3, choices=range(1, 6))
+    export.add_argument("--reliable-only", action="store_true")
+    export.add_argument("--seed", type=int, default=0)
+    export.add_argument("--reliability-cutoff", type=float, default=0.6)
+    export.add_argument("--rate-kbps", type=float, default=None, help="stream rate (3000)")
+    export.add_argument("--headroom", type=float, default=None, help="meter headroom (0.25)")
+    export.add_argument(
+        "--server-ip", help="game server address/prefix (default: RFC 5737 placeholder)"
+    )
+    export.add_argument("--server-port", type=int, help="game server UDP/TCP port")
+    export.add_argument("--protocol", default="udp", help="udp|tcp (with --server-ip)")
+    export.add_argument("--flow-class", default="cloud-gaming", help="class the selector is for")
+    export.add_argument("--study-id")
+    export.add_argument("--study-title")
+    export.add_argument("--study-version")
+    export.add_argument("--generated-at", help="fixed ISO timestamp (reproducible output)")
+    export.add_argument("--dpid", type=int, default=1, help="OpenFlow datapath id")
+    export.add_argument("--server-switch-port", type=int, default=1)
+    export.add_argument("--client-switch-port", type=int, default=2)
+    export.add_argument("--server-port-name", default="server0", help="OVS interface name")
+    export.add_argument("--client-port-name", default="client0", help="OVS interface name")
+    export.add_argument("--bridge", default="br0")
+    export.add_argument("--vlan", type=int, default=100)
+    check = psub.add_parser("check", help="which measured paths keep each game class acceptable")
+    check.add_argument("policy", type=Path, help="policy JSON (policy export --format json)")
+    check.add_argument("--measurements", type=Path, required=True, help="measurements JSON")
+    check.add_argument("--indent", type=int, default=2)
 
 
 def _write_tables(doc: dict[str, Any], out: Path) -> None:
@@ -127,18 +170,123 @@ def _synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_json(path: Path, what: str) -> Any:
+    from qoe_analysis.policy import PolicyError
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise PolicyError(
+            f"invalid {what}: {path}: not JSON ({exc.msg}, line {exc.lineno})"
+        ) from None
+
+
+def _policy_export(args: argparse.Namespace) -> int:
+    from qoe_analysis.policy import FORMATS, PolicyError, Topology, build_policy, export_policy
+    from qoe_analysis.policy.document import PLACEHOLDER_SERVER_IP
+
+    if args.format not in FORMATS:
+        raise PolicyError(f"unknown format {args.format!r} (choose from {', '.join(FORMATS)})")
+    topology = Topology(
+        dpid=args.dpid,
+        server_port=args.server_switch_port,
+        client_port=args.client_switch_port,
+        server_port_name=args.server_port_name,
+        client_port_name=args.client_port_name,
+        bridge=args.bridge,
+        vlan=args.vlan,
+    )
+    if args.input.suffix.lower() == ".json":
+        policy = _read_json(args.input, "policy")
+        if args.server_ip and isinstance(policy, dict):
+            raise PolicyError("--server-ip applies when building from ratings, not to a policy")
+    else:
+        from qoe_analysis.report import analyze
+
+        doc = analyze(
+            load_ratings(args.input),
+            acceptable_from=args.acceptable_from,
+            reliable_only=args.reliable_only,
+            seed=args.seed,
+            reliability_cutoff=args.reliability_cutoff,
+        )
+        flows = None  # build_policy's default: placeholder selector on "cloud-gaming"
+        if args.server_ip:
+            flows = {
+                args.flow_class: {
+                    "server_ip": args.server_ip,
+                    "server_port": args.server_port,
+                    "protocol": args.protocol,
+                }
+            }
+        extra: dict[str, Any] = {}
+        if args.rate_kbps is not None:
+            extra["stream_kbps"] = args.rate_kbps
+        if args.headroom is not None:
+            extra["headroom"] = args.headroom
+        policy = build_policy(
+            doc,
+            provenance={
+                "study_id": args.study_id,
+                "study_title": args.study_title,
+                "study_version": args.study_version,
+                "source": args.input.name,
+            },
+            flows=flows,
+            generated_at=args.generated_at,
+            **extra,
+        )
+    text = export_policy(policy, args.format, topology=topology)
+    placeholder = any(
+        (c.get("flow_match") or {}).get("placeholder") for c in policy.get("classes", [])
+    )
+    if placeholder and args.format != "json":
+        print(
+            "qoe-analysis: warning: the traffic selector is the placeholder "
+            f"{PLACEHOLDER_SERVER_IP} (RFC 5737); set --server-ip",
+            file=sys.stderr,
+        )
+    if args.out is not None:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _policy_check(args: argparse.Namespace) -> int:
+    from qoe_analysis.policy import evaluate_policy
+
+    policy = _read_json(args.policy, "policy")
+    measurements = _read_json(args.measurements, "measurements")
+    report = evaluate_policy(policy, measurements)
+    sys.stdout.write(json.dumps(report, indent=args.indent, allow_nan=False) + "\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 0
+    from qoe_analysis.policy.document import PolicyError
+
     try:
         if args.command == "analyze":
             return _analyze(args)
+        if args.command == "policy":
+            if args.policy_command == "export":
+                return _policy_export(args)
+            if args.policy_command == "check":
+                return _policy_check(args)
+            args.policy_help()
+            return 0
         return _synth(args)
     except RatingsValidationError as exc:
         print(f"qoe-analysis: invalid ratings: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except PolicyError as exc:
+        print(f"qoe-analysis: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
         message = " ".join(str(exc).split())

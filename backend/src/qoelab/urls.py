@@ -12,6 +12,7 @@ from qoelab.core.api import ID_PATTERN, IdConverter
 from qoelab.core.views import frontend_app, healthz
 from qoelab.exports.views import ExportCsvView, ExportJsonView, ExportSurealView, ImportCsvView
 from qoelab.participants.views import ParticipantViewSet
+from qoelab.policies.views import StudyPolicyExportView, StudyPolicyView
 from qoelab.ratings.views import RatingViewSet
 from qoelab.runs.views import ParticipantSessionViewSet, SessionViewSet
 from qoelab.stations.views import StationViewSet
@@ -44,6 +45,12 @@ study_data = [
     path("studies/<id:pk>/export/sureal/", ExportSurealView.as_view(), name="study-export-sureal"),
     path("studies/<id:pk>/import/", ImportCsvView.as_view(), name="study-import"),
     path("studies/<id:pk>/analysis/", StudyAnalysisView.as_view(), name="study-analysis"),
+    path("studies/<id:pk>/policy/", StudyPolicyView.as_view(), name="study-policy"),
+    path(
+        "studies/<id:pk>/policy/<slug:export_format>/",
+        StudyPolicyExportView.as_view(),
+        name="study-policy-format",
+    ),
 ]
 
 urlpatterns = [

@@ -1,0 +1,149 @@
+"""What every adapter needs: the switch topology and the exported (class, direction) flows."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from qoe_analysis.policy.document import PolicyError
+
+__all__ = ["ExportedFlow", "Topology", "exported_flows", "header_lines"]
+
+
+@dataclass(frozen=True)
+class Topology:
+    """Where the game flow crosses the network, in each controller's terms.
+
+    One switch (OpenFlow datapath ``dpid``) with the game server behind ``server_port``
+    and the players behind ``client_port``. ``*_port_name`` are the OVS interface names
+    (queues are attached to ports by name). ``vlan`` is the Faucet native VLAN of both
+    ports. ``link_bps`` is the link rate (rest_qos default queue). ONOS device ids
+    and rest_qos switch ids are derived from ``dpid``.
+    """
+
+    switch_name: str = "qoe-edge"
+    dpid: int = 1
+    server_port: int = 1
+    client_port: int = 2
+    server_port_name: str = "server0"
+    client_port_name: str = "client0"
+    vlan: int = 100
+    bridge: str = "br0"
+    link_bps: int = 1_000_000_000
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.dpid < 2**64:
+            raise PolicyError("dpid must lie in 1..2^64-1")
+        if self.server_port == self.client_port:
+            raise PolicyError("server_port and client_port must differ")
+        for port in (self.server_port, self.client_port):
+            if not 1 <= port <= 0xFFFFFF00:
+                raise PolicyError("OpenFlow port numbers lie in 1..0xffffff00")
+        if self.link_bps <= 0:
+            raise PolicyError("link_bps must be > 0")
+        if not 1 <= self.vlan <= 4094:
+            raise PolicyError("vlan must lie in 1..4094")
+
+    @property
+    def onos_device(self) -> str:
+        return f"of:{self.dpid:016x}"
+
+    @property
+    def dpid_hex(self) -> str:
+        return f"{self.dpid:016x}"
+
+
+@dataclass(frozen=True)
+class ExportedFlow:
+    """One class in one direction, as configured on a controller."""
+
+    class_id: str
+    direction: str  # downstream (server->client) | upstream (client->server)
+    index: int  # 1-based, stable order: classes in policy order, downstream first
+    delay_ms: float | None
+    loss_pct: float | None
+    delay_basis: str
+    loss_basis: str
+    dscp: int
+    ip_version: int
+    server_ip: str
+    protocol: str
+    server_port: int | None
+
+    @property
+    def name(self) -> str:
+        return f"{self.class_id}.{self.direction}"
+
+    @property
+    def slug(self) -> str:
+        return self.name.replace(".", "-")
+
+    @property
+    def from_server(self) -> bool:
+        return self.direction == "downstream"
+
+    @property
+    def delay_ms_floor(self) -> int | None:
+        return None if self.delay_ms is None else math.floor(self.delay_ms)
+
+    def summary(self) -> str:
+        delay = "none" if self.delay_ms is None else f"{self.delay_ms:g} ms"
+        loss = "none" if self.loss_pct is None else f"{self.loss_pct:g} %"
+        return (
+            f"{self.name}: one-way delay <= {delay} ({self.delay_basis}), "
+            f"loss <= {loss} ({self.loss_basis}), DSCP {self.dscp}"
+        )
+
+
+def exported_flows(policy: Mapping[str, Any]) -> list[ExportedFlow]:
+    """The (class, direction) pairs of the classes that have a ``flow_match``."""
+    flows: list[ExportedFlow] = []
+    for cls in policy["classes"]:
+        match = cls.get("flow_match")
+        if not match:
+            continue
+        for direction in ("downstream", "upstream"):
+            bounds = {b["metric_type"]: b for b in cls["directions"][direction]["metric_bounds"]}
+            delay = bounds["one-way-delay-maximum"]
+            loss = bounds["one-way-packet-loss"]
+            flows.append(
+                ExportedFlow(
+                    class_id=cls["id"],
+                    direction=direction,
+                    index=len(flows) + 1,
+                    delay_ms=delay["bound"],
+                    loss_pct=loss["bound"],
+                    delay_basis=delay["basis"],
+                    loss_basis=loss["basis"],
+                    dscp=int(cls["mapping"]["dscp"]["value"]),
+                    ip_version=int(match["ip_version"]),
+                    server_ip=str(match["server_ip"]),
+                    protocol=str(match["protocol"]),
+                    server_port=match.get("server_port"),
+                )
+            )
+    if not flows:
+        raise PolicyError(
+            "no class of the policy has a flow_match (the game traffic selector); "
+            "set one, e.g. --server-ip"
+        )
+    return flows
+
+
+def header_lines(policy: Mapping[str, Any], fmt: str, limits: list[str]) -> list[str]:
+    """Comment lines (without the comment marker) for text formats."""
+    prov = policy["provenance"]
+    study = prov["study"]
+    lines = [
+        f"QoE Lab policy export ({fmt}) - generated by qoe-analysis {prov['tool']['version']}",
+        f"study: {study.get('title') or study.get('id') or 'unnamed'} "
+        f"(id {study.get('id')}, version {study.get('version')}); "
+        f"{prov['n_raters']} raters, {prov['n_ratings_analysed']} ratings analysed, "
+        f"reliable_only={str(prov['reliable_only']).lower()}; generated {prov['generated_at']}",
+        f"target: {policy['target']['label']}",
+        "Not expressible here (see docs/policy.md):",
+    ]
+    lines += [f"  - {limit}" for limit in limits]
+    return lines

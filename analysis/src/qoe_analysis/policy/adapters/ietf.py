@@ -1,0 +1,231 @@
+"""IETF Network Slice Service (RFC 9543) JSON: SLO templates and per-direction bounds.
+
+Encoding: RFC 7951 JSON of the YANG module ``ietf-network-slice-service`` (revision
+2024-08-28, draft-ietf-teas-ietf-network-slice-nbi-yang-16): container
+``network-slice-services`` with ``slo-sle-templates/slo-sle-template`` (one per class,
+direction-free, so the tighter of the two directions' bounds) and, for classes with a
+traffic selector, a ``slice-service`` with two SDPs (game server, players), one
+point-to-point connection group and one connectivity construct per direction carrying
+that direction's bounds. ``metric-bound`` entries are ``{metric-type, metric-unit,
+value-description, bound}``; ``bound`` is a ``uint64``, encoded as a JSON string.
+
+What the model cannot express as the study states it, and the handling:
+
+* fractional bounds — ``bound`` is an integer: delays are floored to whole milliseconds
+  (microseconds if that would give 0); loss is written in parts per million
+  (``metric-unit`` ``ppm``; 1 % = 10000 ppm, floored), since the draft names only
+  "percentage" as an example unit and a whole-percent loss bound would be 0, which the
+  model defines as *unbounded*;
+* confidence intervals and the basis of a bound — in ``value-description`` (text);
+* the bandwidth ``one-way-bandwidth`` is the policy's stream rate in Kbps (the study has
+  no bandwidth factor: see the policy's ``traffic.basis``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from qoe_analysis.policy.adapters.common import Topology, exported_flows
+
+__all__ = ["ietf_slice_services", "metric_bounds", "to_ietf_json"]
+
+NSS = "ietf-network-slice-service"
+
+
+def _delay_bound(ms: float) -> tuple[str, str]:
+    whole = math.floor(ms)
+    if whole >= 1:
+        return "milliseconds", str(whole)
+    return "microseconds", str(math.floor(ms * 1000))
+
+
+def metric_bounds(
+    delay_ms: float | None,
+    loss_pct: float | None,
+    stream_kbps: float,
+    description: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    """The ``metric-bound`` list for one direction (or the tighter of both)."""
+    bounds: list[dict[str, Any]] = []
+    if delay_ms is not None:
+        unit, value = _delay_bound(delay_ms)
+        if value != "0":
+            bounds.append(
+                {
+                    "metric-type": f"{NSS}:one-way-delay-maximum",
+                    "metric-unit": unit,
+                    "value-description": description["delay"],
+                    "bound": value,
+                }
+            )
+    if loss_pct is not None:
+        ppm = math.floor(loss_pct * 10_000)
+        if ppm >= 1:
+            bounds.append(
+                {
+                    "metric-type": f"{NSS}:one-way-packet-loss",
+                    "metric-unit": "ppm",
+                    "value-description": description["loss"],
+                    "bound": str(ppm),
+                }
+            )
+    bounds.append(
+        {
+            "metric-type": f"{NSS}:one-way-bandwidth",
+            "metric-unit": "Kbps",
+            "value-description": "cloud-gaming stream rate (no bandwidth factor in the study)",
+            "bound": str(math.ceil(stream_kbps)),
+        }
+    )
+    return bounds
+
+
+def _describe(bound: Mapping[str, Any]) -> str:
+    value = bound["bound"]
+    text = f"{value:g} {bound['metric_unit']}" if value is not None else "none"
+    ci = bound.get("ci95")
+    if ci:
+        text += f"; 95% CI [{ci['low']:.4g}, {ci['high']:.4g}] ({ci['source']})"
+    return f"study bound {text}; basis {bound['basis']}"
+
+
+def _direction_bounds(cls: Mapping[str, Any], direction: str) -> dict[str, Any]:
+    return {b["metric_type"]: b for b in cls["directions"][direction]["metric_bounds"]}
+
+
+def ietf_slice_services(policy: Mapping[str, Any], topology: Topology) -> dict[str, Any]:
+    del topology  # the slice service is topology-independent (SDPs name the endpoints)
+    stream = float(policy["traffic"]["stream_kbps"])
+    templates = []
+    for cls in policy["classes"]:
+        delays, losses = [], []
+        for direction in ("downstream", "upstream"):
+            b = _direction_bounds(cls, direction)
+            delays.append(b["one-way-delay-maximum"]["bound"])
+            losses.append(b["one-way-packet-loss"]["bound"])
+        delay = None if None in delays else min(delays)
+        loss = None if None in losses else min(losses)
+        templates.append(
+            {
+                "id": f"qoe-{cls['id']}",
+                "description": f"QoE Lab: {cls['id']} ({policy['target']['label']}); "
+                "tighter of the downstream and upstream bounds",
+                "slo-policy": {
+                    "metric-bound": metric_bounds(
+                        delay,
+                        loss,
+                        stream,
+                        {
+                            "delay": "min over directions of the one-way delay bounds",
+                            "loss": "min over directions of the loss bounds, in ppm",
+                        },
+                    )
+                },
+            }
+        )
+    services = []
+    selected = {f.class_id for f in exported_flows(policy)} if _has_flows(policy) else set()
+    for cls in policy["classes"]:
+        if cls["id"] not in selected:
+            continue
+        match = cls["flow_match"]
+        constructs = []
+        for direction, sender, receiver in (
+            ("downstream", "game-server", "players"),
+            ("upstream", "players", "game-server"),
+        ):
+            b = _direction_bounds(cls, direction)
+            constructs.append(
+                {
+                    "id": direction,
+                    "p2p-sender-sdp": sender,
+                    "p2p-receiver-sdp": receiver,
+                    "service-slo-sle-policy": {
+                        "description": f"{direction} ({sender} to {receiver})",
+                        "slo-policy": {
+                            "metric-bound": metric_bounds(
+                                b["one-way-delay-maximum"]["bound"],
+                                b["one-way-packet-loss"]["bound"],
+                                stream,
+                                {
+                                    "delay": _describe(b["one-way-delay-maximum"]),
+                                    "loss": _describe(b["one-way-packet-loss"]) + " (in ppm)",
+                                },
+                            )
+                        },
+                    },
+                }
+            )
+        services.append(
+            {
+                "id": f"qoe-{cls['id']}",
+                "description": f"QoE Lab policy for {cls['id']} (generated "
+                f"{policy['provenance']['generated_at']})",
+                "slo-sle-template": f"qoe-{cls['id']}",
+                "sdps": {
+                    "sdp": [
+                        _sdp(
+                            "game-server",
+                            "game server side",
+                            "source-ip-prefix",
+                            match["server_ip"],
+                            "downstream",
+                        ),
+                        _sdp(
+                            "players",
+                            "players side",
+                            "destination-ip-prefix",
+                            match["server_ip"],
+                            "upstream",
+                        ),
+                    ]
+                },
+                "connection-groups": {
+                    "connection-group": [
+                        {
+                            "id": GROUP,
+                            "connectivity-type": f"{NSS}:point-to-point",
+                            "connectivity-construct": constructs,
+                        }
+                    ]
+                },
+            }
+        )
+    body: dict[str, Any] = {"slo-sle-templates": {"slo-sle-template": templates}}
+    if services:
+        body["slice-service"] = services
+    return {f"{NSS}:network-slice-services": body}
+
+
+GROUP = "game-flow"
+
+
+def _sdp(
+    sdp_id: str, description: str, match_type: str, prefix: str, construct: str
+) -> dict[str, Any]:
+    """An SDP whose traffic (matched by the server prefix) goes to ``construct``."""
+    return {
+        "id": sdp_id,
+        "description": description,
+        "service-match-criteria": {
+            "match-criterion": [
+                {
+                    "index": 1,
+                    "match-type": [{"type": f"{NSS}:{match_type}", "value": [prefix]}],
+                    "target-connection-group-id": GROUP,
+                    "target-connectivity-construct-id": construct,
+                }
+            ]
+        },
+    }
+
+
+def _has_flows(policy: Mapping[str, Any]) -> bool:
+    return any(cls.get("flow_match") for cls in policy["classes"])
+
+
+def to_ietf_json(policy: Mapping[str, Any], topology: Topology) -> str:
+    return json.dumps(ietf_slice_services(policy, topology), indent=2) + "\n"

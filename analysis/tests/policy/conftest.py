@@ -1,0 +1,267 @@
+"""Fixtures of the policy tests: a hand-made analysis document, the Faucet tool venv."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+FAUCET_REQUIREMENTS = REPO / "analysis" / "policy-tools" / "faucet" / "requirements.txt"
+FAUCET_VENV = REPO / "var" / "tools" / "faucet-venv"
+GENERATED_AT = "2026-01-02T03:04:05Z"
+
+
+def require(condition: bool, reason: str) -> None:
+    """Skip the test when ``condition`` is false — or fail it when QOELAB_STRICT=1 (CI).
+
+    (Same helper as backend/conftest.py; copied, the packages do not import each other.)
+    """
+    if condition:
+        return
+    if os.environ.get("QOELAB_STRICT") == "1":
+        pytest.fail(f"required in strict mode (QOELAB_STRICT=1): {reason}")
+    pytest.skip(reason)
+
+
+def _entry(
+    tree: float | None,
+    status: str,
+    *,
+    bracket: list[float] | None = None,
+    logistic: float | None = None,
+    ci: tuple[float, float] | None = None,
+    logistic_status: str = "not_identifiable",
+    alone: bool = False,
+    tested: list[float],
+) -> dict[str, Any]:
+    return {
+        "tree": tree,
+        "tree_tested_bracket": bracket,
+        "tree_status": status,
+        "logistic": logistic,
+        "ci95_low": ci[0] if ci else None,
+        "ci95_high": ci[1] if ci else None,
+        "logistic_status": logistic_status,
+        "tested_levels": tested,
+        "varied_alone_in_design": alone,
+        "resolution_note": None,
+    }
+
+
+DELAYS = [0.0, 50.0, 100.0, 150.0]
+LOSSES = [0.0, 0.5, 1.0]
+
+
+def hand_analysis() -> dict[str, Any]:
+    """A small analysis document whose bounds are known by construction.
+
+    fast: downstream from tree splits (100 ms, 0.75 %), upstream not estimable → the
+    symmetric logistic estimates (140 ms [120, 170], 0.9 % [0.7, 1.2]).
+    slow: not acceptable even at zero impairment (tree and logistic).
+    all: upstream delay varied alone and acceptable at every level → 150 ms (tested max);
+    upstream loss falls back to the symmetric tree split 0.75 % (logistic CI unbounded).
+    """
+    both_fast = {
+        "max_delay_ms": _entry(
+            100.0, "split", bracket=[50.0, 150.0], logistic=140.0, ci=(120.0, 170.0),
+            logistic_status="ok", alone=True, tested=DELAYS,
+        ),
+        "max_loss_pct": _entry(
+            0.75, "split", bracket=[0.5, 1.0], logistic=0.9, ci=(0.7, 1.2),
+            logistic_status="ok", alone=True, tested=LOSSES,
+        ),
+    }  # fmt: skip
+    fast = {
+        "downstream": {
+            "max_delay_ms": _entry(100.0, "split", bracket=[50.0, 150.0], tested=DELAYS),
+            "max_loss_pct": _entry(0.75, "split", bracket=[0.5, 1.0], tested=LOSSES),
+        },
+        "upstream": {
+            "max_delay_ms": _entry(None, "acceptable_at_all_tested_levels", tested=DELAYS),
+            "max_loss_pct": _entry(None, "acceptable_at_all_tested_levels", tested=LOSSES),
+        },
+        "both": both_fast,
+    }
+    zero = _entry(None, "not_acceptable_at_zero", logistic_status="not_acceptable_at_zero",
+                  tested=DELAYS)  # fmt: skip
+    slow = {d: {"max_delay_ms": zero, "max_loss_pct": zero} for d in ("downstream", "upstream")}
+    slow["both"] = {"max_delay_ms": zero, "max_loss_pct": zero}
+    all_paces = {
+        "downstream": fast["downstream"],
+        "upstream": {
+            "max_delay_ms": _entry(
+                None, "acceptable_at_all_tested_levels", alone=True, tested=DELAYS
+            ),
+            "max_loss_pct": _entry(None, "acceptable_at_all_tested_levels", tested=LOSSES),
+        },
+        "both": {
+            "max_delay_ms": both_fast["max_delay_ms"],
+            "max_loss_pct": _entry(
+                0.75, "split", bracket=[0.5, 1.0], logistic=0.9,
+                logistic_status="ci_unbounded", alone=True, tested=LOSSES,
+            ),
+        },
+    }  # fmt: skip
+
+    def cond(scenario: str, game: str, mos: float, net: tuple[float, ...]) -> dict[str, Any]:
+        keys = ("ds_delay_ms", "us_delay_ms", "ds_loss_pct", "us_loss_pct")
+        return {
+            "scenario": scenario,
+            "game": game,
+            "n": 10,
+            "mos": mos,
+            "ci95_low": mos - 0.3,
+            "ci95_high": mos + 0.3,
+            **dict(zip(keys, net, strict=True)),
+        }
+
+    conditions = []
+    for game in ("racing", "all"):
+        conditions += [
+            cond("B", game, 4.5, (0, 0, 0, 0)),
+            cond("D1", game, 3.8, (50, 50, 0, 0)),
+            cond("D2", game, 2.6, (150, 150, 0, 0)),
+            cond("L1", game, 3.9, (0, 0, 0.5, 0.5)),
+            cond("L2", game, 2.2, (0, 0, 1.0, 1.0)),
+        ]
+    rules = [
+        {
+            "conditions": [
+                {"feature": "ds_delay_ms", "op": "<=", "value": 100.0},
+                {"feature": "ds_loss_pct", "op": "<=", "value": 0.75},
+            ],
+            "prediction": "acceptable",
+            "n": 60.0,
+            "p_acceptable": 0.9,
+            "text": "IF ds_delay_ms <= 100 AND ds_loss_pct <= 0.75 THEN acceptable",
+        },
+        {
+            "conditions": [
+                {"feature": "ds_delay_ms", "op": ">", "value": 100.0},
+                {"feature": "game_pace", "op": "=", "value": "fast"},
+            ],
+            "prediction": "not_acceptable",
+            "n": 20.0,
+            "p_acceptable": 0.2,
+            "text": "IF ds_delay_ms > 100 AND game_pace = fast THEN not_acceptable",
+        },
+        {
+            "conditions": [
+                {"feature": "ds_delay_ms", "op": ">", "value": 100.0},
+                {"feature": "game_pace", "op": "!=", "value": "fast"},
+            ],
+            "prediction": "acceptable",
+            "n": 20.0,
+            "p_acceptable": 0.6,
+            "text": "IF ds_delay_ms > 100 AND game_pace != fast THEN acceptable",
+        },
+        {
+            "conditions": [
+                {"feature": "ds_delay_ms", "op": "<=", "value": 100.0},
+                {"feature": "ds_loss_pct", "op": ">", "value": 0.75},
+            ],
+            "prediction": "not_acceptable",
+            "n": 20.0,
+            "p_acceptable": 0.1,
+            "text": "IF ds_delay_ms <= 100 AND ds_loss_pct > 0.75 THEN not_acceptable",
+        },
+    ]
+    return {
+        "meta": {
+            "qoe_analysis_version": "0.1.0",
+            "n_ratings": 120,
+            "n_raters": 12,
+            "n_sessions": 12,
+            "n_ratings_analysed": 120,
+            "acceptable_from": 3,
+            "reliable_only": False,
+            "reliability_cutoff": 0.6,
+            "seed": 0,
+            "games": {"racing": "fast", "soccer": "slow"},
+        },
+        "conditions": conditions,
+        "weights": {
+            "weka": {"ds_delay_ms": 0.2, "ds_loss_pct": 0.1},
+            "rapidminer": {"ds_delay_ms": 1.0, "ds_loss_pct": 0.0},
+            "conventions": {},
+        },
+        "tree": {"method": "hand-made", "training_accuracy": 0.8, "rules": rules},
+        "thresholds": {
+            "acceptable_from": 3,
+            "criterion": "P(rating >= 3) >= 0.5 with all other network factors at 0",
+            "by_pace": {"fast": fast, "slow": slow, "all": all_paces},
+        },
+    }
+
+
+FAST_FLOW = {"cloud-gaming.fast": {"server_ip": "198.51.100.7", "server_port": 5004}}
+
+
+@pytest.fixture
+def hand_doc() -> dict[str, Any]:
+    return hand_analysis()
+
+
+@pytest.fixture
+def hand_policy() -> dict[str, Any]:
+    from qoe_analysis.policy import build_policy
+
+    return build_policy(
+        hand_analysis(),
+        provenance={"study_id": "hand", "study_title": "Hand study", "study_version": 1},
+        flows=FAST_FLOW,
+        generated_at=GENERATED_AT,
+    )
+
+
+def _build_faucet_venv() -> str | None:
+    """Create var/tools/faucet-venv from the pinned requirements; None or an error."""
+    uv = REPO / ".venv" / "bin" / "uv"
+    uv_path = str(uv) if uv.exists() else shutil.which("uv")
+    if uv_path is None:
+        return "uv not found (run `make python` first)"
+    env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
+    shutil.rmtree(FAUCET_VENV, ignore_errors=True)
+    steps = [
+        [uv_path, "venv", "--quiet", "--python", sys.executable, str(FAUCET_VENV)],
+        [
+            uv_path, "pip", "sync", "--quiet", "--require-hashes",
+            "--python", str(FAUCET_VENV / "bin" / "python"), str(FAUCET_REQUIREMENTS),
+        ],
+    ]  # fmt: skip
+    for argv in steps:
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=900)
+        if done.returncode != 0:
+            tail = " ".join(done.stderr.split())[-400:]
+            return (
+                f"building the Faucet tool environment failed ({tail}); it needs PyPI access "
+                "and a C compiler with Python headers for pytricia (Debian: gcc, python3-dev)"
+            )
+    return None
+
+
+@pytest.fixture(scope="session")
+def faucet_venv() -> Path:
+    """var/tools/faucet-venv with Faucet installed from analysis/policy-tools/faucet/.
+
+    Rebuilt when requirements.txt changes (a stamp holds its SHA-256).
+    """
+    digest = hashlib.sha256(FAUCET_REQUIREMENTS.read_bytes()).hexdigest()
+    stamp = FAUCET_VENV / ".requirements.sha256"
+    FAUCET_VENV.parent.mkdir(parents=True, exist_ok=True)
+    with open(FAUCET_VENV.parent / "faucet-venv.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        ready = (FAUCET_VENV / "bin" / "check_faucet_config").exists()
+        if not (ready and stamp.exists() and stamp.read_text().strip() == digest):
+            error = _build_faucet_venv()
+            require(error is None, error or "")
+            stamp.write_text(digest + "\n")
+    return FAUCET_VENV

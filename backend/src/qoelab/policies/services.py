@@ -1,0 +1,83 @@
+"""A study's QoE policy, built from its latest finished analysis (docs/policy.md).
+
+The policy is derived, never stored: it is rebuilt from the analysis job's result on every
+request, so it always names the job, study version and ratings it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from qoe_analysis.policy import build_policy
+
+from qoelab.analysis_jobs.models import AnalysisJob, JobState
+from qoelab.studies.models import Study
+
+
+class NoFinishedAnalysis(LookupError):
+    """The study's current version has no succeeded analysis job to build a policy from."""
+
+
+@dataclass(frozen=True)
+class FlowSelector:
+    """The game flow that controller configurations match (the game server's side)."""
+
+    server_ip: str
+    server_port: int | None = None
+    protocol: str = "udp"
+
+    def as_flows(self) -> dict[str, dict[str, Any]]:
+        match: dict[str, Any] = {"server_ip": self.server_ip, "protocol": self.protocol}
+        if self.server_port is not None:
+            match["server_port"] = self.server_port
+        return {"cloud-gaming": match}
+
+
+def latest_analysis(study: Study, *, reliable_only: bool) -> AnalysisJob:
+    """The newest succeeded analysis of the study's current version."""
+    job = (
+        AnalysisJob.objects.filter(
+            study=study,
+            study_version=study.version,
+            reliable_only=reliable_only,
+            state=JobState.SUCCEEDED,
+        )
+        .order_by("-finished_at", "-id")
+        .first()
+    )
+    if job is None or job.result is None:
+        raters = "reliable raters" if reliable_only else "all raters"
+        raise NoFinishedAnalysis(
+            f"study {study.pk} version {study.version} has no finished analysis ({raters}); "
+            f"start one with POST /api/v1/studies/{study.pk}/analysis/ and retry when it "
+            "has succeeded"
+        )
+    return job
+
+
+def study_policy(
+    study: Study,
+    job: AnalysisJob,
+    *,
+    stream_kbps: float,
+    flow: FlowSelector | None,
+) -> dict[str, Any]:
+    """The policy document for ``study`` from ``job``'s analysis result.
+
+    Without ``flow`` the policy carries the documentation-address placeholder selector of
+    :func:`qoe_analysis.policy.build_policy`, marked ``placeholder: true``.
+    """
+    provenance = {
+        "study_id": study.pk,
+        "study_title": study.title,
+        "study_version": job.study_version,
+        "source": f"QoE Lab analysis job {job.pk} ({job.input_rows} ratings)",
+    }
+    policy: dict[str, Any] = build_policy(
+        job.result or {},
+        provenance=provenance,
+        stream_kbps=stream_kbps,
+        flows=flow.as_flows() if flow is not None else None,
+    )
+    return policy
