@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from live_server import CHROMIUM, CHROMIUM_ARGS, REPO, LiveApp, serve_app
 
 

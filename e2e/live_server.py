@@ -1,5 +1,8 @@
 """Start QoE Lab as `make demo` runs it (own SQLite file, example study) on a free port.
 
+Besides the web server it starts a netem agent in dry-run mode (it records the operations
+it would perform and changes no interface) on another free port, registers it as the
+station "Seat 1", and creates the demo researcher account (researcher / qoelab-demo).
 Shared by the browser tests and by `make screenshots`.
 """
 
@@ -32,11 +35,24 @@ CHROMIUM_ARGS = [
 ]
 
 
+RESEARCHER = ("researcher", "qoelab-demo")
+STATION_NAME = "Seat 1"
+AGENT_TOKEN = "e2e-dry-run-agent-token-0001"
+RATINGS_FIXTURE = REPO / "fixtures" / "synthetic" / "dissertation_shape" / "ratings.csv"
+#: The synthetic data set names its games by genre; the example study by title.
+FIXTURE_GAMES = {
+    "racing": "Gran Turismo HD Concept",
+    "rpg": "Final Fantasy XIII",
+    "soccer": "Pro Evolution Soccer",
+}
+
+
 @dataclass(frozen=True)
 class LiveApp:
     url: str
     data_dir: Path
     env: dict[str, str]
+    agent_url: str = ""
 
     def manage(self, *args: str) -> str:
         """Run a management command against this app's database; return its stdout."""
@@ -71,27 +87,114 @@ def wait_until_healthy(url: str, process: subprocess.Popen[bytes], timeout_s: fl
     raise RuntimeError(f"the server at {url} did not become healthy in {timeout_s} s")
 
 
+def fixture_ratings_csv() -> str:
+    """The synthetic ratings (58 raters, 79 sessions) with the example study's game names."""
+    lines = RATINGS_FIXTURE.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    game = header.index("game")
+    out = [lines[0]]
+    for line in lines[1:]:
+        cells = line.split(",")
+        cells[game] = FIXTURE_GAMES[cells[game]]
+        out.append(",".join(cells))
+    return "\n".join(out) + "\n"
+
+
+@contextmanager
+def dry_run_agent(directory: Path) -> Iterator[str]:
+    """`netem-agent serve` with the dry-run backend on a free port; yields its URL."""
+    directory.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    config = directory / "agent.toml"
+    config.write_text(
+        "\n".join(
+            [
+                "[server]",
+                'listen = "127.0.0.1"',
+                f"port = {port}",
+                f'token = "{AGENT_TOKEN}"',
+                "[topology]",
+                'mode = "bridge"',
+                'client_iface = "lab-client0"',
+                'server_iface = "lab-server0"',
+                "[agent]",
+                'backend = "dry-run"',
+                "lease_seconds = 30",
+                f'state_dir = "{directory / "state"}"',
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    url = f"http://127.0.0.1:{port}"
+    with (directory / "agent.log").open("wb") as log:
+        agent = subprocess.Popen(
+            [sys.executable, "-m", "netem_agent.cli", "serve", "--config", str(config)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                if agent.poll() is not None:
+                    raise RuntimeError(f"the netem agent exited with code {agent.returncode}")
+                try:
+                    with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
+                        if response.status == 200:
+                            break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the netem agent did not start in 30 s") from None
+                    time.sleep(0.1)
+            yield url
+        finally:
+            agent.terminate()
+            try:
+                agent.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                agent.kill()
+                agent.wait(timeout=10)
+
+
 @contextmanager
 def serve_app(data_dir: Path) -> Iterator[LiveApp]:
-    """Migrate a fresh SQLite database in ``data_dir``, load the example study, serve it."""
+    """Migrate a fresh SQLite database in ``data_dir``, load the example study, start a
+    dry-run agent with its station and the demo researcher account, and serve it all."""
     env = {
         **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}},
         "QOELAB_DATA_DIR": str(data_dir),
     }
     port = free_port()
-    app = LiveApp(url=f"http://127.0.0.1:{port}", data_dir=data_dir, env=env)
-    app.manage("migrate", "--noinput", "-v", "0")
-    app.manage("load_study", str(EXAMPLE_STUDY))
-    with (data_dir / "server.log").open("wb") as log:
-        server = subprocess.Popen(
-            [sys.executable, str(MANAGE), "runserver", f"127.0.0.1:{port}", "--noreload"],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+    with dry_run_agent(data_dir / "agent") as agent_url:
+        app = LiveApp(
+            url=f"http://127.0.0.1:{port}", data_dir=data_dir, env=env, agent_url=agent_url
         )
-        try:
-            wait_until_healthy(app.url, server, timeout_s=60)
-            yield app
-        finally:
-            server.terminate()
-            server.wait(timeout=20)
+        app.manage("migrate", "--noinput", "-v", "0")
+        app.manage("load_study", str(EXAMPLE_STUDY))
+        app.manage("ensure_demo_user", "--username", RESEARCHER[0], "--password", RESEARCHER[1])
+        app.manage(
+            "ensure_station",
+            "--name",
+            STATION_NAME,
+            "--agent-url",
+            agent_url,
+            "--token",
+            AGENT_TOKEN,
+            "--topology",
+            "dry-run agent (records operations, changes no interface)",
+            "--check",
+        )
+        with (data_dir / "server.log").open("wb") as log:
+            server = subprocess.Popen(
+                [sys.executable, str(MANAGE), "runserver", f"127.0.0.1:{port}", "--noreload"],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+            try:
+                wait_until_healthy(app.url, server, timeout_s=60)
+                yield app
+            finally:
+                server.terminate()
+                server.wait(timeout=20)

@@ -1,19 +1,48 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 
 import { Layout } from './components/Layout';
+import { Loading } from './components/StatusMessage';
+import { RequireAuth } from './console/RequireAuth';
+import { LoginPage } from './console/LoginPage';
+import { ProgressPage } from './console/ProgressPage';
+import { SessionConsolePage } from './console/SessionConsolePage';
+import { SessionsPage } from './console/SessionsPage';
+import { StationsPage } from './console/StationsPage';
+import { StudiesPage } from './console/StudiesPage';
+import { StudyEditorPage } from './console/StudyEditorPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { StudyOverviewPage } from './pages/StudyOverviewPage';
 
+// The results explorer carries Chart.js: it loads only when a researcher opens it.
+const ResultsPage = lazy(() => import('./results/ResultsPage'));
+
 /**
- * App routes. Django returns dist/index.html for each of these paths, so a route added here
- * must also be known to the backend's catch-all. Planned: /console, /participant/:token,
- * /results/:studyId.
+ * Routes of the researcher entry (index.html). Django returns index.html for every path
+ * except /participant/…, which gets the separate participant entry (participant.html).
  */
 export function App() {
   return (
     <Routes>
       <Route element={<Layout />}>
         <Route index element={<StudyOverviewPage />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="console" element={<RequireAuth />}>
+          <Route index element={<StudiesPage />} />
+          <Route path="stations" element={<StationsPage />} />
+          <Route path="studies/:studyId" element={<StudyEditorPage />} />
+          <Route path="studies/:studyId/sessions" element={<SessionsPage />} />
+          <Route path="studies/:studyId/progress" element={<ProgressPage />} />
+          <Route
+            path="studies/:studyId/results"
+            element={
+              <Suspense fallback={<Loading>Loading the results explorer…</Loading>}>
+                <ResultsPage />
+              </Suspense>
+            }
+          />
+          <Route path="sessions/:sessionId" element={<SessionConsolePage />} />
+        </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -78,3 +78,45 @@ describe('formatHttpError', () => {
     expect(formatHttpError(500, '', null)).toBe('HTTP 500');
   });
 });
+
+describe('flattenErrors and fieldErrors', () => {
+  it('flattens DRF validation errors to dotted field names', async () => {
+    const { flattenErrors } = await import('./client');
+    expect(
+      flattenErrors({
+        code: ['A scenario code is 1–8 capital letters.'],
+        upstream: { delay_ms: ['Ensure this value is less than or equal to 10000.'] },
+        questionnaire: [{}, { key: ['This field is required.'] }],
+        non_field_errors: ['Bad.'],
+      }),
+    ).toEqual({
+      code: 'A scenario code is 1–8 capital letters.',
+      'upstream.delay_ms': 'Ensure this value is less than or equal to 10000.',
+      'questionnaire.1.key': 'This field is required.',
+      '': 'Bad.',
+    });
+  });
+
+  it("maps a session endpoint's {detail, field} onto the field", async () => {
+    const { flattenErrors } = await import('./client');
+    expect(flattenErrors({ detail: 'station busy', field: 'station' })).toEqual({ station: 'station busy' });
+    expect(flattenErrors({ detail: 'nope', field: null })).toEqual({ '': 'nope' });
+  });
+});
+
+describe('sendJSON', () => {
+  it('sends JSON with the CSRF token from the cookie and exposes the error body', async () => {
+    const { fieldErrors, sendJSON } = await import('./client');
+    document.cookie = 'csrftoken=abc123';
+    const fetchMock = mockFetch({ '/api/v1/studies/1/': { status: 400, statusText: 'Bad Request', body: { seconds_per_scenario: ['Too small.'] } } });
+    const error = await caught(sendJSON('PATCH', '/api/v1/studies/1/', { seconds_per_scenario: 2 }));
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    const headers = new Headers(init.headers);
+    expect(init.method).toBe('PATCH');
+    expect(headers.get('X-CSRFToken')).toBe('abc123');
+    expect(headers.get('Content-Type')).toBe('application/json');
+    expect(init.body).toBe('{"seconds_per_scenario":2}');
+    expect(fieldErrors(error)).toEqual({ seconds_per_scenario: 'Too small.' });
+    expect(error.message).toBe('HTTP 400 Bad Request: seconds_per_scenario: Too small.');
+  });
+});

@@ -1,5 +1,5 @@
-export { ApiError, formatHttpError, getJSON } from './client';
-export { API_BASE, studiesPath, studyPath } from './studies';
+export { ApiError, fieldErrors, flattenErrors, formatHttpError, getJSON, getText, readCookie, sendJSON, sendText } from './client';
+export * from './studies';
 export type * from './types';
 export { useJSON } from './useJSON';
 export type { JSONState } from './useJSON';

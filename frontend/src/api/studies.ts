@@ -1,4 +1,4 @@
-/** URL builders for the study endpoints. */
+/** URL builders for the API endpoints. */
 
 export const API_BASE = '/api/v1';
 
@@ -7,3 +7,20 @@ export const studiesPath = (): string => `${API_BASE}/studies/`;
 
 /** `GET` → `StudyDetail` */
 export const studyPath = (id: number): string => `${API_BASE}/studies/${id}/`;
+
+export const gamesPath = (): string => `${API_BASE}/games/`;
+export const gamePath = (id: number): string => `${API_BASE}/games/${id}/`;
+export const scenariosPath = (): string => `${API_BASE}/scenarios/`;
+export const scenarioPath = (id: number): string => `${API_BASE}/scenarios/${id}/`;
+export const stationsPath = (): string => `${API_BASE}/stations/`;
+export const stationPath = (id: number): string => `${API_BASE}/stations/${id}/`;
+export const participantsPath = (study?: number): string =>
+  study === undefined ? `${API_BASE}/participants/` : `${API_BASE}/participants/?study=${study}`;
+export const sessionsPath = (study?: number): string =>
+  study === undefined ? `${API_BASE}/sessions/` : `${API_BASE}/sessions/?study=${study}`;
+export const sessionPath = (id: number): string => `${API_BASE}/sessions/${id}/`;
+export const analysisJobsPath = (): string => `${API_BASE}/analysis-jobs/`;
+export const analysisJobPath = (id: number): string => `${API_BASE}/analysis-jobs/${id}/`;
+export const studyAnalysisPath = (id: number): string => `${API_BASE}/studies/${id}/analysis/`;
+export const studyImportPath = (id: number): string => `${API_BASE}/studies/${id}/import/`;
+export const studyExportCsvPath = (id: number): string => `${API_BASE}/studies/${id}/export/csv/`;

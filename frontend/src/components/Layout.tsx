@@ -1,6 +1,6 @@
-import { Link, Outlet } from 'react-router';
+import { NavLink, Outlet } from 'react-router';
 
-/** Page frame shared by every route: header, main landmark, footer. */
+/** Page frame shared by every route: header with navigation, main landmark. */
 export function Layout() {
   return (
     <div className="app">
@@ -10,11 +10,20 @@ export function Layout() {
       <header className="app-header">
         <div className="app-header__inner">
           <h1 className="app-header__title">
-            <Link to="/">QoE Lab</Link>
+            <NavLink to="/">QoE Lab</NavLink>
           </h1>
           <p className="app-header__tagline">
             Subjective quality-of-experience studies of cloud gaming under controlled network impairments.
           </p>
+          <nav className="app-nav" aria-label="Main">
+            <NavLink to="/" end>
+              Overview
+            </NavLink>
+            <NavLink to="/console" end>
+              Studies
+            </NavLink>
+            <NavLink to="/console/stations">Stations</NavLink>
+          </nav>
         </div>
       </header>
       <main id="main" className="app-main" tabIndex={-1}>

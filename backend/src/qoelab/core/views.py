@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
 from qoelab import __version__
@@ -26,16 +27,34 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(body, status=200 if healthy else 503)
 
 
+#: Paths served the participant entry (participant.html): the session link and its short form.
+PARTICIPANT_PREFIXES = ("/participant/", "/p/")
+
+
 @never_cache
+@ensure_csrf_cookie
 @require_GET
 def frontend_app(request: HttpRequest) -> HttpResponseBase:
-    """Serve the built React app's index.html for every client-side route."""
-    index = settings.FRONTEND_DIST / "index.html"
-    if not index.is_file():
+    """Serve the built frontend's HTML shell for every client-side route.
+
+    ``/participant/…`` (and ``/p/…``) get ``participant.html``, the participant's entry
+    (no chart code, no console); every other route gets ``index.html``, the researcher's
+    console and results explorer. The CSRF cookie is set so that the console can send the
+    token with its unsafe API requests (Django session authentication).
+    """
+    participant = request.path.startswith(PARTICIPANT_PREFIXES)
+    shell = settings.FRONTEND_DIST / ("participant.html" if participant else "index.html")
+    if not shell.is_file():
         return HttpResponse(
             "The frontend is not built. Run `make demo` (or `make frontend`) "
             f"to build it into {settings.FRONTEND_DIST}.",
             status=503,
             content_type="text/plain; charset=utf-8",
         )
-    return FileResponse(index.open("rb"), content_type="text/html; charset=utf-8")
+    response = FileResponse(shell.open("rb"), content_type="text/html; charset=utf-8")
+    if participant:
+        # The session link carries the participant's token in its fragment; never leak the
+        # page's URL to other sites, and keep the page out of search engines.
+        response["Referrer-Policy"] = "no-referrer"
+        response["X-Robots-Tag"] = "noindex"
+    return response

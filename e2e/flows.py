@@ -1,0 +1,84 @@
+"""Steps shared by the browser tests and `make screenshots` (researcher and participant)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from live_server import RESEARCHER, STATION_NAME, LiveApp, fixture_ratings_csv
+
+
+def sign_in(page: Any, app: LiveApp) -> None:
+    page.goto(app.url + "/console")
+    page.wait_for_url(re.compile(r"/login"))
+    page.get_by_label("User name").fill(RESEARCHER[0])
+    page.get_by_label("Password").fill(RESEARCHER[1])
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("heading", name="Studies", exact=True).wait_for()
+
+
+def open_example_study(page: Any, app: LiveApp) -> None:
+    page.goto(app.url + "/console")
+    page.get_by_role("link", name=re.compile("Cloud gaming QoE")).first.click()
+    page.get_by_role("form", name="Study settings").wait_for()
+
+
+def set_timings(page: Any, *, seconds_per_scenario: int, free_play_minutes: int) -> None:
+    settings = page.get_by_role("form", name="Study settings")
+    settings.get_by_label("Seconds per scenario").fill(str(seconds_per_scenario))
+    settings.get_by_label("Free play (minutes)").fill(str(free_play_minutes))
+    settings.get_by_role("button", name="Save settings").click()
+    settings.get_by_text("Saved.").wait_for()
+
+
+def create_and_start_session(page: Any, game_label: str) -> str:
+    """From the study's pages: a session for a new participant; returns the participant link."""
+    page.get_by_role("navigation", name="Study").get_by_role("link", name="Sessions").click()
+    form = page.get_by_role("form", name="New session")
+    form.get_by_label("Participant", exact=True).select_option("new")
+    form.get_by_label("Game").select_option(label=game_label)
+    form.get_by_label("Station").select_option(label=STATION_NAME)
+    form.get_by_role("button", name=re.compile("Create session")).click()
+    page.wait_for_url(re.compile(r"/console/sessions/\d+$"))
+    page.get_by_role("button", name="Start session").click()
+    page.get_by_test_id("session-state").filter(has_text="Questionnaire").wait_for()
+    link = page.get_by_test_id("participant-link").get_attribute("href")
+    assert link, "the console shows no participant link"
+    return str(link)
+
+
+def participant_until_free_play(screen: Any, *, age: int = 27) -> None:
+    screen.get_by_role("heading", level=1, name="Consent").wait_for()
+    screen.get_by_label("I have read this and agree to take part.").check()
+    screen.get_by_role("button", name="Continue").click()
+    screen.get_by_role("heading", level=1, name="A few questions before you play").wait_for()
+    screen.get_by_label("Your age (years)").fill(str(age))
+    screen.get_by_role("group", name="How would you rate your gaming skill?").get_by_label(
+        "Medium"
+    ).check()
+    screen.get_by_role("group", name=re.compile("Do you like playing games like")).get_by_label(
+        "Yes"
+    ).check()
+    screen.get_by_role("button", name="Continue").click()
+    screen.get_by_role("heading", level=1, name="Free play").wait_for()
+
+
+def import_fixture_ratings(page: Any, app: LiveApp) -> None:
+    """Progress page: import the synthetic data set (58 raters, 79 sessions, 790 ratings)."""
+    page.get_by_role("navigation", name="Study").get_by_role("link", name="Progress").click()
+    csv = app.data_dir / "ratings-for-import.csv"
+    csv.write_text(fixture_ratings_csv(), encoding="utf-8")
+    page.get_by_label("Import ratings from a tidy CSV").set_input_files(str(csv))
+    page.get_by_role("button", name="Import", exact=True).click()
+    page.get_by_text(re.compile(r"Imported 790 ratings in 79 sessions")).wait_for()
+
+
+def open_results(page: Any) -> None:
+    page.get_by_role("navigation", name="Study").get_by_role("link", name="Results").click()
+    page.get_by_test_id("analysis-summary").wait_for(timeout=180_000)
+    # The reliable-raters analysis comes second; figs. 4.6/4.7 wait for it.
+    page.wait_for_function(
+        "() => { const f = document.querySelector(\"figure[data-chart='mos-over-delay']\");"
+        " return f && f.dataset.points !== '0' && !document.querySelector('progress'); }",
+        timeout=180_000,
+    )

@@ -1,0 +1,218 @@
+import { useRef, useState } from 'react';
+import type { SyntheticEvent } from 'react';
+import { Link, useParams } from 'react-router';
+
+import { sendText, sessionsPath, studyExportCsvPath, studyImportPath, studyPath, useJSON } from '../api';
+import type { ImportResult, Session, StudyFull } from '../api';
+import { PaceBadge } from '../components/PaceBadge';
+import { ErrorMessage, Loading } from '../components/StatusMessage';
+import { AnalysisProgress } from '../results/AnalysisProgress';
+import { useAnalysis } from '../results/useAnalysis';
+import { useAction } from './hooks';
+import { flaggedRaters, ratingsPerScenario, sessionsPerGame } from './progress';
+import { ActionError, StudyNav, useStudyId } from './ui';
+
+/** `/console/studies/:id/progress` — how far the study is, and who rates unreliably. */
+export function ProgressPage() {
+  const studyId = useStudyId(useParams().studyId);
+  const study = useJSON<StudyFull>(studyId === null ? null : studyPath(studyId));
+  const sessions = useJSON<Session[]>(studyId === null ? null : sessionsPath(studyId));
+  if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
+  const loaded = study.status === 'success' && sessions.status === 'success';
+  return (
+    <>
+      <StudyNav studyId={studyId} title={study.status === 'success' ? study.data.title : undefined} />
+      {study.status === 'error' && <ErrorMessage title="Could not load the study" error={study.error} onRetry={study.reload} />}
+      {sessions.status === 'error' && <ErrorMessage title="Could not load sessions" error={sessions.error} onRetry={sessions.reload} />}
+      {!loaded && study.status !== 'error' && sessions.status !== 'error' && <Loading>Loading progress…</Loading>}
+      {loaded && (
+        <>
+          <SessionsPerGame study={study.data} sessions={sessions.data} />
+          <RatingsPerScenario study={study.data} sessions={sessions.data} />
+          <UnreliableRaters studyId={studyId} hasRatings={sessions.data.some((s) => s.state === 'completed')} />
+        </>
+      )}
+      <ImportExport studyId={studyId} onImported={sessions.reload} />
+    </>
+  );
+}
+
+function SessionsPerGame({ study, sessions }: { study: StudyFull; sessions: Session[] }) {
+  const rows = sessionsPerGame(study, sessions);
+  return (
+    <section aria-labelledby="per-game">
+      <h3 id="per-game">Sessions per game</h3>
+      <div className="table-wrap">
+        <table className="data-table" aria-label="Sessions per game">
+          <thead>
+            <tr>
+              <th scope="col">Game</th>
+              <th scope="col">Pace</th>
+              <th scope="col" className="num">Completed</th>
+              <th scope="col" className="num">of which imported</th>
+              <th scope="col" className="num">Running</th>
+              <th scope="col" className="num">Aborted</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.game}>
+                <th scope="row">{row.game}</th>
+                <td>
+                  <PaceBadge pace={row.pace as 'fast' | 'medium' | 'slow'} />
+                </td>
+                <td className="num">{row.completed}</td>
+                <td className="num">{row.imported}</td>
+                <td className="num">{row.running}</td>
+                <td className="num">{row.aborted}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function RatingsPerScenario({ study, sessions }: { study: StudyFull; sessions: Session[] }) {
+  const { codes, games, counts, totals } = ratingsPerScenario(study, sessions);
+  const max = Math.max(1, ...Object.values(totals));
+  return (
+    <section aria-labelledby="per-scenario">
+      <h3 id="per-scenario">Ratings per scenario</h3>
+      <div className="table-wrap">
+        <table className="data-table" aria-label="Ratings per scenario">
+          <thead>
+            <tr>
+              <th scope="col">Scenario</th>
+              {games.map((g) => (
+                <th key={g} scope="col" className="num">
+                  {g}
+                </th>
+              ))}
+              <th scope="col" className="num">
+                All games
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">Bar</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {codes.map((code) => (
+              <tr key={code}>
+                <th scope="row">
+                  <code>{code}</code>
+                </th>
+                {games.map((g) => (
+                  <td key={g} className="num">
+                    {counts[code]?.[g] ?? 0}
+                  </td>
+                ))}
+                <td className="num">{totals[code] ?? 0}</td>
+                <td className="bar-cell" aria-hidden="true">
+                  <span className="bar" style={{ width: `${(100 * (totals[code] ?? 0)) / max}%` }} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function UnreliableRaters({ studyId, hasRatings }: { studyId: number; hasRatings: boolean }) {
+  const [requested, setRequested] = useState(false);
+  const { state, retry } = useAnalysis(studyId, false, requested);
+  const doc = state.status === 'done' ? state.job.result : null;
+  const flagged = flaggedRaters(doc?.reliability.rejected_by_rule);
+  return (
+    <section aria-labelledby="unreliable">
+      <h3 id="unreliable">Raters flagged as unreliable</h3>
+      <p className="muted">
+        Screening of the completed sessions: intra-rater Spearman |ρ| of score against impairment within delay-only and
+        loss-only scenarios (cut-off 0.6, as in the source study), ITU-T P.913 rater screening, and straight-lining.
+      </p>
+      {!requested && (
+        <button type="button" className="button" disabled={!hasRatings} onClick={() => { setRequested(true); }}>
+          {hasRatings ? 'Screen the raters now' : 'No completed session to screen yet'}
+        </button>
+      )}
+      {requested && <AnalysisProgress state={state} onRetry={retry} />}
+      {doc && (
+        <>
+          <p>
+            {doc.reliability.reliable_raters.length} of {doc.meta.n_raters} raters pass the intra-rater rule;{' '}
+            {flagged.length} flagged by at least one rule.
+          </p>
+          {flagged.length > 0 && (
+            <div className="table-wrap">
+              <table className="data-table" aria-label="Flagged raters">
+                <thead>
+                  <tr>
+                    <th scope="col">Rater</th>
+                    <th scope="col">Flagged by</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {flagged.map((f) => (
+                    <tr key={f.rater}>
+                      <th scope="row">{f.rater}</th>
+                      <td>{f.rules.join('; ')}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <p>
+            <Link to={`/console/studies/${studyId}/results`}>Open the results explorer →</Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function ImportExport({ studyId, onImported }: { studyId: number; onImported: () => void }) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  const action = useAction();
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    const file = fileRef.current?.files?.[0];
+    if (!file) return;
+    setResult(null);
+    const imported = await action.run(async () => sendText<ImportResult>(studyImportPath(studyId), await file.text(), 'text/csv'));
+    if (imported) {
+      setResult(imported);
+      onImported();
+    }
+  };
+  return (
+    <section aria-labelledby="data-heading">
+      <h3 id="data-heading">Data</h3>
+      <p>
+        <a className="button" href={studyExportCsvPath(studyId)} download>
+          Download the ratings (tidy CSV)
+        </a>
+      </p>
+      <form className="form card form--inline" onSubmit={(event) => void submit(event)} aria-label="Import ratings">
+        <div className="field">
+          <label htmlFor="import-file">Import ratings from a tidy CSV (all or nothing)</label>
+          <input id="import-file" ref={fileRef} type="file" accept=".csv,text/csv" />
+        </div>
+        <button type="submit" className="button" disabled={action.busy}>
+          {action.busy ? 'Importing…' : 'Import'}
+        </button>
+        <ActionError error={action.error} prefix="Import rejected" />
+        {result && (
+          <p role="status" className="ok-text">
+            Imported {result.ratings} ratings in {result.sessions} sessions ({result.participants_created} new participants).
+          </p>
+        )}
+      </form>
+    </section>
+  );
+}

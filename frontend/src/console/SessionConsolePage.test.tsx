@@ -1,0 +1,109 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+
+import type { Session } from '../api';
+import { jsonResponse } from '../test/fetchMock';
+import { SessionConsolePage } from './SessionConsolePage';
+
+const profile = (delay: number, loss: number) => ({ delay_ms: delay, jitter_ms: 0, loss_pct: loss });
+
+function session(patch: Partial<Session>): Session {
+  return {
+    id: 7,
+    study: 1,
+    study_version: 1,
+    participant: 3,
+    participant_code: 'P003',
+    game: 1,
+    game_name: 'Gran Turismo',
+    station: 1,
+    station_name: 'Seat 1',
+    state: 'playing',
+    revision: 20,
+    paused_from: '',
+    paused_at: null,
+    message: '',
+    order_policy: 'random',
+    seed: 42,
+    latin_square_row: null,
+    order: ['B', 'D2', 'A2'].map((code, i) => ({ scenario: i + 1, code, round: 1 })),
+    position: 2,
+    scenario_count: 3,
+    current_scenario: { id: 2, code: 'D2', label: 'Delay 400 ms RTT', round: 1, requested_profile: { upstream: profile(200, 0), downstream: profile(200, 0) } },
+    seconds_remaining: 42,
+    applied_profile: { upstream: profile(200, 0), downstream: profile(200, 0) },
+    applied_at: '2026-01-01T10:00:00Z',
+    lease_renewed_at: '2026-01-01T10:00:10Z',
+    impairment_cleared_at: null,
+    scenario_started_at: '2026-01-01T10:00:00Z',
+    scenario_ended_at: null,
+    step_started_at: '2026-01-01T10:00:00Z',
+    imported: false,
+    created_at: '2026-01-01T09:00:00Z',
+    started_at: '2026-01-01T09:10:00Z',
+    completed_at: null,
+    ratings: [
+      { id: 1, session: 7, scenario: 1, scenario_code: 'B', position: 1, round: 1, score: 5, scenario_started_at: null, scenario_ended_at: null, rated_at: '', applied_profile: null, idempotency_key: 'k', source: 'participant' },
+    ],
+    answers: [],
+    participant_token: 'tok-abcdefghijklmnopqrstuv',
+    poll_interval_ms: 60_000,
+    ...patch,
+  };
+}
+
+function renderConsole(body: Session) {
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    if (init?.method === 'POST' && url === '/api/v1/sessions/7/resume/') return Promise.resolve(jsonResponse(session({ state: 'applying' })));
+    return Promise.resolve(jsonResponse(body));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  render(
+    <MemoryRouter initialEntries={['/console/sessions/7']}>
+      <Routes>
+        <Route path="/console/sessions/:sessionId" element={<SessionConsolePage />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+  return fetchMock;
+}
+
+describe('the session console', () => {
+  it('shows the state, the hidden scenario, the verified impairment, a countdown and the link', async () => {
+    renderConsole(session({}));
+    expect(await screen.findByRole('heading', { name: 'Session 7: P003 plays Gran Turismo' })).toBeInTheDocument();
+    expect(screen.getByTestId('session-state')).toHaveTextContent('Playing');
+    expect(screen.getByText('scenario 2 of 3')).toBeInTheDocument();
+    expect(screen.getByTestId('current-scenario')).toHaveTextContent('D2');
+    expect(screen.getByTestId('console-countdown')).toHaveTextContent(/0:4[12]/);
+    const table = screen.getByRole('table', { name: 'Requested and verified impairment' });
+    expect(within(table).getAllByText('200')).toHaveLength(4);
+    expect(screen.getByText(/Verified: the agent read this state back/)).toBeInTheDocument();
+    expect(screen.getByTestId('participant-link')).toHaveAttribute('href', expect.stringMatching(/\/participant\/7#t=tok-abcdefghijklmnopqrstuv$/));
+    expect(screen.getByRole('img', { name: /QR code/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'End this scenario now' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    expect(screen.getByText('rated 5')).toBeInTheDocument();
+  });
+
+  it('says in plain words when the agent failed, and resumes', async () => {
+    const fetchMock = renderConsole(
+      session({
+        state: 'paused',
+        paused_from: 'applying',
+        position: 2,
+        applied_profile: null,
+        message: "[10:00:00] Could not apply scenario 2 of 3 (D2) at station 'Seat 1': the agent is unreachable.",
+      }),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The network emulator at station “Seat 1” failed, so the session is paused.');
+    expect(alert).toHaveTextContent(/press Resume/);
+    expect(screen.getByText(/Not verified yet/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
+    expect(await screen.findByText('Applying scenario')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/v1/sessions/7/resume/' && init?.method === 'POST')).toBe(true);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+
+import { flaggedRaters, ratingsPerScenario, sessionsPerGame } from './progress';
+import { agentProblem } from './sessionText';
+import type { Session, StudyFull } from '../api';
+
+describe('agentProblem', () => {
+  it('explains an agent failure that paused the session, in plain words', () => {
+    const log =
+      "[10:00:00] Resumed.\n[10:01:00] Could not apply scenario 3 of 10 (D2) at station 'Seat 1': connection refused. No rating can be given for it until the scenario has been applied; resume when the agent is back.";
+    const problem = agentProblem('paused', log, 'Seat 1');
+    expect(problem?.headline).toBe('The network emulator at station “Seat 1” failed, so the session is paused.');
+    expect(problem?.advice).toMatch(/Check agent.*Resume/);
+  });
+
+  it('says nothing for a pause by the researcher or a healthy session', () => {
+    expect(agentProblem('paused', '[10:00:00] Paused by the researcher.', 'Seat 1')).toBeNull();
+    expect(agentProblem('playing', '', 'Seat 1')).toBeNull();
+  });
+
+  it('warns when the impairment could not be cleared', () => {
+    expect(agentProblem('completed', '[1] Could not clear the impairment: timeout.', null)?.headline).toMatch(/could not be removed/);
+  });
+});
+
+const study = {
+  games: [
+    { id: 1, name: 'Racing', pace: 'fast' },
+    { id: 2, name: 'RPG', pace: 'medium' },
+  ],
+  scenarios: [
+    { id: 10, code: 'B' },
+    { id: 11, code: 'D1' },
+  ],
+} as unknown as StudyFull;
+
+const session = (game: number, state: string, codes: string[], imported = false) =>
+  ({
+    game,
+    game_name: game === 1 ? 'Racing' : 'RPG',
+    state,
+    imported,
+    ratings: codes.map((scenario_code) => ({ scenario_code })),
+  }) as unknown as Session;
+
+describe('study progress', () => {
+  const sessions = [
+    session(1, 'completed', ['B', 'D1']),
+    session(1, 'completed', ['B', 'D1'], true),
+    session(1, 'playing', ['B']),
+    session(2, 'aborted', []),
+    session(2, 'created', []),
+  ];
+
+  it('counts sessions per game by outcome', () => {
+    expect(sessionsPerGame(study, sessions)).toEqual([
+      { game: 'Racing', pace: 'fast', completed: 2, running: 1, aborted: 0, imported: 1 },
+      { game: 'RPG', pace: 'medium', completed: 0, running: 0, aborted: 1, imported: 0 },
+    ]);
+  });
+
+  it('counts ratings per scenario and game', () => {
+    const table = ratingsPerScenario(study, sessions);
+    expect(table.codes).toEqual(['B', 'D1']);
+    expect(table.counts.B).toEqual({ Racing: 3, RPG: 0 });
+    expect(table.totals).toEqual({ B: 3, D1: 2 });
+  });
+
+  it('lists each flagged rater once with every rule that flagged them', () => {
+    expect(flaggedRaters({ intra_rater: ['P10', 'P2'], p913: ['P2'], straight_lining: [] })).toEqual([
+      { rater: 'P2', rules: ['intra-rater |ρ| ≤ cut-off', 'ITU-T P.913 screening'] },
+      { rater: 'P10', rules: ['intra-rater |ρ| ≤ cut-off'] },
+    ]);
+    expect(flaggedRaters(undefined)).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+import type { SessionState } from '../api';
+
+export const STATE_LABEL: Record<SessionState, string> = {
+  created: 'Not started',
+  questionnaire: 'Questionnaire',
+  free_play: 'Free play',
+  applying: 'Applying scenario',
+  playing: 'Playing',
+  rating: 'Rating',
+  post_questions: 'Final questions',
+  completed: 'Completed',
+  paused: 'Paused',
+  aborted: 'Aborted',
+};
+
+/** What the participant's screen shows in each state (for the researcher's console). */
+export const PARTICIPANT_SEES: Record<SessionState, string> = {
+  created: '“Please wait: the researcher will start the session.”',
+  questionnaire: 'Consent and the questionnaire.',
+  free_play: 'Free play with a countdown (no impairment).',
+  applying: '“Get ready” while the agent applies the scenario.',
+  playing: '“Play now” with a countdown — no hint of the impairment.',
+  rating: 'The rating form (1 bad … 5 excellent).',
+  post_questions: 'The end-of-session questions.',
+  completed: 'Thank you.',
+  paused: '“The session is paused. Please wait for the researcher.”',
+  aborted: '“The session has ended.”',
+};
+
+export interface AgentProblem {
+  headline: string;
+  advice: string;
+}
+
+/**
+ * Turns the session's log into plain words when the station's agent failed. The backend
+ * pauses the session and writes a line like "Could not apply scenario 3 of 10 (D2) at
+ * station 'Seat 1': …" or "Heartbeat failed during …"; this finds the latest such line.
+ */
+export function agentProblem(state: SessionState, message: string, stationName: string | null): AgentProblem | null {
+  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const last = lines.at(-1) ?? '';
+  const station = stationName ? `station “${stationName}”` : 'the station';
+  if (state === 'paused' && /Could not apply|Heartbeat failed|Could not make station|has no station/.test(last)) {
+    return {
+      headline: `The network emulator at ${station} failed, so the session is paused.`,
+      advice:
+        'Check that the netem agent is running and reachable (Stations → Check agent), then press Resume: the scenario is ' +
+        'applied again and replayed from the start. The participant sees “paused” and no rating is lost.',
+    };
+  }
+  if (last.includes('Could not clear the impairment')) {
+    return {
+      headline: `The impairment at ${station} could not be removed.`,
+      advice:
+        "The agent's lease removes it automatically when it runs out; check the agent (Stations → Check agent) before the next session.",
+    };
+  }
+  if (last.includes('Heartbeat failed while rating') && state === 'rating') {
+    return {
+      headline: `The agent at ${station} did not answer the heartbeat while the participant rates.`,
+      advice: 'The rating is not affected. If the next scenario cannot be applied the session pauses; check the agent now.',
+    };
+  }
+  return null;
+}

@@ -1,0 +1,222 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+
+import { getText, studyExportCsvPath, studyPath, useJSON } from '../api';
+import type { StudyFull } from '../api';
+import { ErrorMessage, Loading } from '../components/StatusMessage';
+import { StudyNav, useStudyId } from '../console/ui';
+import { AnalysisProgress } from './AnalysisProgress';
+import type { AnalysisDoc } from './analysisTypes';
+import {
+  CdfFigure,
+  HeatmapFigure,
+  InterRaterFigure,
+  IntraRaterFigure,
+  MosOverFactorFigure,
+  MosPerScenarioFigure,
+  SosFigure,
+  ThresholdsFigure,
+  TreeFigure,
+  WeightsFigure,
+} from './charts/figures';
+import { parseCSVRecords } from './csv';
+import { gameNames, scenarioCodes, toTidyRatings } from './transforms';
+import type { TidyRating } from './transforms';
+import { listJobs, useAnalysis } from './useAnalysis';
+import type { Job } from './useAnalysis';
+
+/** `/console/studies/:id/results` — the results explorer (lazy-loaded with Chart.js). */
+export default function ResultsPage() {
+  const studyId = useStudyId(useParams().studyId);
+  const study = useJSON<StudyFull>(studyId === null ? null : studyPath(studyId));
+  if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
+  return (
+    <>
+      <StudyNav studyId={studyId} title={study.status === 'success' ? study.data.title : undefined} />
+      {study.status === 'error' && <ErrorMessage title="Could not load the study" error={study.error} onRetry={study.reload} />}
+      {(study.status === 'loading' || study.status === 'idle') && <Loading>Loading the study…</Loading>}
+      {study.status === 'success' && <Explorer study={study.data} />}
+    </>
+  );
+}
+
+function Explorer({ study }: { study: StudyFull }) {
+  const [params, setParams] = useSearchParams();
+  const game = params.get('game') ?? '';
+  const raters = params.get('raters') === 'reliable' ? 'reliable' : 'all';
+  const requestedVersion = Number(params.get('version') ?? study.version);
+  const setParam = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next, { replace: true });
+  };
+
+  // Earlier versions: the finished analyses stored for them (the data of an old version
+  // cannot be re-analysed on its own).
+  const [pastJobs, setPastJobs] = useState<Job[]>([]);
+  useEffect(() => {
+    const controller = new AbortController();
+    listJobs(study.id, controller.signal).then(setPastJobs, () => undefined);
+    return () => {
+      controller.abort();
+    };
+  }, [study.id]);
+  const versions = [...new Set([study.version, ...pastJobs.map((j) => j.study_version)])].sort((a, b) => b - a);
+  const current = requestedVersion === study.version || !versions.includes(requestedVersion);
+  const version = current ? study.version : requestedVersion;
+
+  const all = useAnalysis(study.id, false, current);
+  const reliable = useAnalysis(study.id, true, current && all.state.status === 'done');
+  const docs = useMemo(() => {
+    if (current) {
+      return {
+        all: all.state.status === 'done' ? all.state.job.result : null,
+        reliable: reliable.state.status === 'done' ? reliable.state.job.result : null,
+      };
+    }
+    const pick = (only: boolean) => pastJobs.find((j) => j.study_version === version && j.reliable_only === only)?.result ?? null;
+    return { all: pick(false), reliable: pick(true) };
+  }, [current, all.state, reliable.state, pastJobs, version]);
+
+  // The tidy ratings (for the M1 × M2 pairs, which the analysis document does not keep).
+  const [ratings, setRatings] = useState<TidyRating[] | null>(null);
+  const [ratingsError, setRatingsError] = useState<string | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    getText(studyExportCsvPath(study.id), { signal: controller.signal }).then(
+      (text) => {
+        setRatings(toTidyRatings(parseCSVRecords(text)));
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) setRatingsError(error instanceof Error ? error.message : String(error));
+      },
+    );
+    return () => {
+      controller.abort();
+    };
+  }, [study.id]);
+
+  const primary: AnalysisDoc | null = raters === 'reliable' ? docs.reliable : docs.all;
+  const gameId = useId();
+  const ratersId = useId();
+  const versionId = useId();
+  const allGames = docs.all ? gameNames(docs.all, study.games.map((g) => g.name)) : study.games.map((g) => g.name);
+  const games = game && allGames.includes(game) ? [game] : allGames;
+  const scenarios = primary ? scenarioCodes(primary, study.scenarios.map((s) => s.code)) : [];
+  const paceOf = (name: string) => docs.all?.meta.games[name] ?? study.games.find((g) => g.name === name)?.pace;
+  const paces = game ? [paceOf(game) ?? 'all'] : null;
+  const groupText = raters === 'reliable' ? 'reliable raters only' : 'all raters';
+  const reliableSet = raters === 'reliable' && docs.all ? new Set(docs.all.reliability.reliable_raters) : null;
+
+  return (
+    <div className="explorer">
+      <div className="explorer__toolbar" role="group" aria-label="Filters">
+        <div className="field">
+          <label htmlFor={gameId}>Game</label>
+          <select id={gameId} value={game} onChange={(e) => { setParam('game', e.target.value); }}>
+            <option value="">All games</option>
+            {allGames.map((g) => (
+              <option key={g} value={g}>
+                {g} ({paceOf(g)})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ratersId}>Raters</label>
+          <select id={ratersId} value={raters} onChange={(e) => { setParam('raters', e.target.value === 'reliable' ? 'reliable' : ''); }}>
+            <option value="all">All raters</option>
+            <option value="reliable">Reliable raters only (|ρ| &gt; cut-off)</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={versionId}>Study version</label>
+          <select id={versionId} value={version} onChange={(e) => { setParam('version', Number(e.target.value) === study.version ? '' : e.target.value); }}>
+            {versions.map((v) => (
+              <option key={v} value={v}>
+                {v === study.version ? `${v} (current)` : `${v} (stored analysis)`}
+              </option>
+            ))}
+          </select>
+        </div>
+        {docs.all && (
+          <p className="explorer__summary" data-testid="analysis-summary">
+            {docs.all.meta.n_ratings} ratings · {docs.all.meta.n_raters} raters · {docs.all.meta.n_sessions} sessions ·{' '}
+            {docs.all.reliability.reliable_raters.length} reliable raters
+          </p>
+        )}
+      </div>
+
+      {current && <AnalysisProgress state={all.state} onRetry={all.retry} />}
+      {current && all.state.status === 'done' && reliable.state.status !== 'done' && reliable.state.status !== 'failed' && (
+        <AnalysisProgress state={reliable.state} onRetry={reliable.retry} />
+      )}
+      {current && reliable.state.status === 'failed' && (
+        <p className="banner banner--warn" role="status">
+          The reliable-raters analysis is not available: {reliable.state.message}
+        </p>
+      )}
+      {!current && !docs.all && <p className="banner banner--warn">No stored analysis of version {version}.</p>}
+      {all.state.status === 'done' && all.state.job.warnings.length > 0 && (
+        <details className="banner banner--warn">
+          <summary>{all.state.job.warnings.length} warning(s) from the analysis</summary>
+          <ul>
+            {all.state.job.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+
+      {docs.all && raters === 'reliable' && !docs.reliable && (
+        <p className="banner banner--warn">Showing all raters until the reliable-raters analysis is ready.</p>
+      )}
+      {primary && (
+        <>
+          <section aria-labelledby="sec-mos">
+            <h2 id="sec-mos" className="explorer__section">
+              Quality per scenario
+            </h2>
+            <MosPerScenarioFigure doc={primary} games={games} scenarios={scenarios} group={groupText} />
+            <div className="figure-grid">
+              <MosOverFactorFigure docs={docs} games={games} factor="delay" />
+              <MosOverFactorFigure docs={docs} games={games} factor="loss" />
+            </div>
+            <div className="figure-grid">
+              {ratings ? (
+                <HeatmapFigure ratings={ratings} games={games} raters={reliableSet} group={groupText} />
+              ) : (
+                <p className="status">{ratingsError ? `The ratings could not be loaded: ${ratingsError}` : 'Loading the ratings…'}</p>
+              )}
+              <CdfFigure doc={primary} games={games} group={groupText} />
+            </div>
+          </section>
+          <section aria-labelledby="sec-reliability">
+            <h2 id="sec-reliability" className="explorer__section">
+              Raters
+            </h2>
+            <div className="figure-grid">
+              <IntraRaterFigure doc={docs.all ?? primary} />
+              <InterRaterFigure doc={docs.all ?? primary} games={games} />
+            </div>
+            <SosFigure doc={primary} games={games} group={groupText} />
+          </section>
+          <section aria-labelledby="sec-kpi">
+            <h2 id="sec-kpi" className="explorer__section">
+              Key quality indicators
+            </h2>
+            <WeightsFigure doc={primary} />
+            <TreeFigure doc={primary} />
+            <ThresholdsFigure doc={primary} paces={paces} />
+          </section>
+        </>
+      )}
+      {!primary && all.state.status === 'idle' && !current && (
+        <p>
+          <Link to="?">Back to the current version</Link>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+/** CSV out (every chart's "Download CSV") and in (the study's tidy ratings export). */
+
+export type Cell = string | number | boolean | null | undefined;
+
+function quote(cell: Cell): string {
+  if (cell === null || cell === undefined) return '';
+  const text = typeof cell === 'number' ? (Number.isFinite(cell) ? String(cell) : '') : String(cell);
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** RFC 4180 CSV with a header row; `null`/`undefined`/non-finite numbers become empty cells. */
+export function toCSV(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  return [header, ...rows].map((row) => row.map(quote).join(',')).join('\r\n') + '\r\n';
+}
+
+/** Parses RFC 4180 CSV (quoted fields, doubled quotes, CRLF or LF) into rows of strings. */
+export function parseCSV(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charAt(i);
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 1;
+        } else quoted = false;
+      } else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i += 1;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows.filter((r) => !(r.length === 1 && r[0] === ''));
+}
+
+/** CSV text → objects keyed by the header. */
+export function parseCSVRecords(text: string): Record<string, string>[] {
+  const [header, ...rows] = parseCSV(text.replace(/^\uFEFF/, ''));
+  if (!header) return [];
+  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+}
+
+/** Saves `data` as a file in the browser. */
+export function download(filename: string, data: Blob | string, type = 'text/csv;charset=utf-8'): void {
+  const blob = typeof data === 'string' ? new Blob([data], { type }) : data;
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => {
+    URL.revokeObjectURL(url);
+  }, 1000);
+}
+
+export function downloadDataURL(filename: string, dataURL: string): void {
+  const a = document.createElement('a');
+  a.href = dataURL;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
