@@ -12,5 +12,8 @@ for bench in analysis/bench/bench_analyze.py netem-agent/bench/bench_apply.py; d
     ran=$((ran + 1))
   fi
 done
+echo "=== frontend bundle sizes (gzipped, per entry)"
+node frontend/scripts/bundle-size.mjs || status=1
+ran=$((ran + 1))
 echo "ran $ran benchmark(s); results in var/bench/"
 exit $status
