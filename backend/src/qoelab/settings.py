@@ -172,6 +172,35 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 
+
+def _env_seconds(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a positive number of seconds.")
+    return value
+
+
+# Worker crash safety (docs/deploy.md, "Worker crash safety"). The analysis task acknowledges
+# its message only when it has finished (acks_late, see qoelab.analysis_jobs.tasks), so a
+# worker that dies mid-job leaves the message unacknowledged in Redis. A live worker's
+# periodic sweep (every CELERY_UNACKED_RESTORE_INTERVAL s) puts such messages back into the
+# queue once they are CELERY_VISIBILITY_TIMEOUT s old, and another worker runs the job again
+# from the start. The timeout must stay well above the longest task: an older message is
+# delivered again even if its worker is alive and still on it (the second run then takes the
+# job over and the first one stops, but the work is done twice).
+# Prefetch 1: a worker holds no more messages than it has processes.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": _env_seconds("CELERY_VISIBILITY_TIMEOUT", 600.0),
+    "unacked_restore_interval": _env_seconds("CELERY_UNACKED_RESTORE_INTERVAL", 10.0),
+    # Scan on every sweep (kombu's default scans on every 10th: ~100 s between scans).
+    "unacked_restore_throttle": 1,
+}
+
 # Periodic tasks (run `celery -A qoelab beat` next to the worker in a lab deployment):
 # the heartbeat renews agent leases of running sessions even when no screen is polling,
 # expire_sessions clears the impairment of sessions paused for too long.

@@ -33,6 +33,12 @@ class AnalysisJob(models.Model):
     #: Warnings raised by the analysis (e.g. an ill-conditioned model fit on little data).
     warnings = models.JSONField(default=list, blank=True)
     task_id = models.CharField(max_length=80, blank=True)
+    #: How many times a worker has started the job: more than 1 after a worker died in the
+    #: middle of it and the task's message was delivered again (``tasks.run_analysis``).
+    attempts = models.PositiveSmallIntegerField(default=0)
+    #: The Celery worker (node name, e.g. ``worker-1@host``) running or having run the latest
+    #: attempt; ``in-process`` when tasks run eagerly (no broker configured).
+    worker = models.CharField(max_length=200, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

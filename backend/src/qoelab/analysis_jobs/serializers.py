@@ -23,6 +23,8 @@ class AnalysisJobSerializer(serializers.ModelSerializer[AnalysisJob]):
             "result",
             "error",
             "warnings",
+            "attempts",
+            "worker",
             "created_at",
             "started_at",
             "finished_at",

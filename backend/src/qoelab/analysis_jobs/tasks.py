@@ -1,4 +1,21 @@
-"""The Celery task that runs the analysis package on a job's stored input."""
+"""The Celery task that runs the analysis package on a job's stored input.
+
+Crash safety (docs/deploy.md, "Worker crash safety"): the task acknowledges its message
+only after it has finished (``acks_late``), and a worker process that dies in the middle
+of it hands the message back (``reject_on_worker_lost``); when the whole worker dies
+(SIGKILL, power loss), Redis delivers the message again after the visibility timeout
+(settings: ``CELERY_VISIBILITY_TIMEOUT``). So the task must be idempotent:
+
+* a job that has already succeeded or failed is left alone (a re-delivered message is a
+  no-op);
+* a job left ``running`` by a dead worker is run again from the start, as a new attempt;
+* each run claims the job by raising ``attempts``; every later write of that run is
+  conditional on its attempt, so a run that was overtaken by a newer one (a message
+  re-delivered while the first run was in fact still alive) changes nothing and stops at
+  its next progress report;
+* a job whose worker was lost ``MAX_ATTEMPTS`` times is failed instead of being retried
+  for ever (an input that kills the worker, e.g. by exhausting its memory).
+"""
 
 from __future__ import annotations
 
@@ -7,25 +24,58 @@ import time
 import warnings
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.utils import timezone
 
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
 
 PROGRESS_WRITE_INTERVAL_S = 0.5
+MAX_ATTEMPTS = 3
+SUPERSEDED = "superseded"
+IN_PROCESS = "in-process"
 
 
-@shared_task(name="analysis_jobs.run")  # type: ignore[untyped-decorator]
-def run_analysis(job_id: int) -> str:
+class JobSuperseded(Exception):
+    """A newer attempt has claimed the job; this run must stop without writing."""
+
+
+@shared_task(  # type: ignore[untyped-decorator]
+    name="analysis_jobs.run", bind=True, acks_late=True, reject_on_worker_lost=True
+)
+def run_analysis(self: Task, job_id: int) -> str:
     """Run ``qoe_analysis.analyze`` on the job's CSV; store progress and the result."""
     from qoe_analysis import RatingsValidationError, analyze, load_ratings
 
-    updated = AnalysisJob.objects.filter(pk=job_id, state=JobState.QUEUED).update(
-        state=JobState.RUNNING, started_at=timezone.now(), stage="loading", progress=0.0
+    job = AnalysisJob.objects.filter(pk=job_id).first()
+    if job is None:
+        return "missing"
+    if job.state in {JobState.SUCCEEDED, JobState.FAILED}:
+        return str(job.state)  # a message delivered again after the job finished
+    if job.attempts >= MAX_ATTEMPTS:
+        AnalysisJob.objects.filter(pk=job_id, attempts=job.attempts).update(
+            state=JobState.FAILED,
+            error=(
+                f"the analysis was started {job.attempts} times and its worker was lost each "
+                "time (killed, or out of memory?); it is not retried again"
+            ),
+            finished_at=timezone.now(),
+        )
+        return JobState.FAILED
+    attempt = job.attempts + 1
+    worker = IN_PROCESS if self.request.is_eager else str(self.request.hostname or "")
+    claimed = AnalysisJob.objects.filter(
+        pk=job_id, attempts=job.attempts, state__in=[JobState.QUEUED, JobState.RUNNING]
+    ).update(
+        state=JobState.RUNNING,
+        attempts=attempt,
+        worker=worker[:200],
+        started_at=timezone.now(),
+        stage="loading",
+        progress=0.0,
     )
-    if not updated:
-        return AnalysisJob.objects.get(pk=job_id).state
-    job = AnalysisJob.objects.get(pk=job_id)
+    if not claimed:  # another delivery of the message claimed it at the same moment
+        return SUPERSEDED
+    mine = AnalysisJob.objects.filter(pk=job_id, attempts=attempt)
     last_write = 0.0
 
     def progress(fraction: float, stage: str) -> None:
@@ -34,9 +84,8 @@ def run_analysis(job_id: int) -> str:
         if now - last_write < PROGRESS_WRITE_INTERVAL_S and fraction < 1.0:
             return
         last_write = now
-        AnalysisJob.objects.filter(pk=job_id).update(
-            progress=max(0.0, min(1.0, float(fraction))), stage=str(stage)[:80]
-        )
+        if not mine.update(progress=max(0.0, min(1.0, float(fraction))), stage=str(stage)[:80]):
+            raise JobSuperseded
 
     caught: list[warnings.WarningMessage] = []
     try:
@@ -48,20 +97,20 @@ def run_analysis(job_id: int) -> str:
             result: dict[str, Any] = analyze(
                 table, reliable_only=job.reliable_only, seed=0, progress=progress
             )
+    except JobSuperseded:
+        return SUPERSEDED
     except (RatingsValidationError, ValueError) as exc:
-        AnalysisJob.objects.filter(pk=job_id).update(
-            state=JobState.FAILED, error=str(exc), finished_at=timezone.now()
-        )
+        mine.update(state=JobState.FAILED, error=str(exc), finished_at=timezone.now())
         return JobState.FAILED
     except Exception as exc:
-        AnalysisJob.objects.filter(pk=job_id).update(
+        mine.update(
             state=JobState.FAILED,
             error=f"the analysis failed unexpectedly: {type(exc).__name__}: {exc}",
             finished_at=timezone.now(),
         )
         raise
     messages = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught})
-    AnalysisJob.objects.filter(pk=job_id).update(
+    finished = mine.update(
         warnings=messages,
         state=JobState.SUCCEEDED,
         result=result,
@@ -69,4 +118,4 @@ def run_analysis(job_id: int) -> str:
         stage="done",
         finished_at=timezone.now(),
     )
-    return JobState.SUCCEEDED
+    return JobState.SUCCEEDED if finished else SUPERSEDED

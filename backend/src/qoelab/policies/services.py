@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from qoe_analysis.policy import build_policy
-
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
 from qoelab.studies.models import Study
+
+# The formats of qoe_analysis.policy.FORMATS, repeated so that loading the URL map does not
+# import the policy package (and pandas); a test keeps the two in step.
+FORMATS = ("json", "faucet", "ovs", "onos", "rest_qos", "ietf")
 
 
 class NoFinishedAnalysis(LookupError):
@@ -68,6 +70,8 @@ def study_policy(
     Without ``flow`` the policy carries the documentation-address placeholder selector of
     :func:`qoe_analysis.policy.build_policy`, marked ``placeholder: true``.
     """
+    from qoe_analysis.policy import build_policy
+
     provenance = {
         "study_id": study.pk,
         "study_title": study.title,

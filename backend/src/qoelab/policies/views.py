@@ -6,13 +6,13 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from qoe_analysis.policy import FORMATS, MEDIA_TYPES, PolicyError, export_policy
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from qoelab.policies.services import (
+    FORMATS,
     FlowSelector,
     NoFinishedAnalysis,
     latest_analysis,
@@ -65,6 +65,9 @@ def policy_response(request: Request, pk: int, export_format: str) -> HttpRespon
         if "server_ip" in params
         else None
     )
+    # Imported here: the policy package pulls in pandas, which URL loading must not pay for.
+    from qoe_analysis.policy import MEDIA_TYPES, PolicyError, export_policy
+
     try:
         policy = study_policy(study, job, stream_kbps=params["rate_kbps"], flow=flow)
         text = export_policy(policy, export_format)
@@ -82,7 +85,11 @@ def policy_response(request: Request, pk: int, export_format: str) -> HttpRespon
 class StudyPolicyView(APIView):
     permission_classes = [IsResearcher]
 
-    @extend_schema(parameters=[PolicyQuerySerializer], responses=COMMON_RESPONSES)
+    @extend_schema(
+        operation_id="studies_policy_retrieve",
+        parameters=[PolicyQuerySerializer],
+        responses=COMMON_RESPONSES,
+    )
     def get(self, request: Request, pk: int) -> HttpResponse | Response:
         """The study's QoE policy document (JSON), built from its latest finished analysis.
 
@@ -96,6 +103,7 @@ class StudyPolicyExportView(APIView):
     permission_classes = [IsResearcher]
 
     @extend_schema(
+        operation_id="studies_policy_export_retrieve",
         parameters=[
             PolicyQuerySerializer,
             OpenApiParameter(

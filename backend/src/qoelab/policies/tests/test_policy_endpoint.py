@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -144,6 +147,27 @@ def test_reliable_only_needs_its_own_analysis(
     response = researcher_client.get(policy_url(example_study, reliable_only="true"))
     assert response.status_code == 409
     assert "reliable raters" in response.json()["detail"]
+
+
+def test_the_endpoint_offers_exactly_the_exporters_formats() -> None:
+    from qoe_analysis.policy import FORMATS as EXPORTER_FORMATS
+
+    from qoelab.policies.services import FORMATS
+
+    assert FORMATS == EXPORTER_FORMATS
+
+
+def test_loading_the_url_map_does_not_import_pandas() -> None:
+    script = "import django, sys; django.setup(); import qoelab.urls;print('pandas' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "qoelab.settings"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert result.stdout.strip() == "False"
 
 
 @pytest.mark.django_db

@@ -1,0 +1,13 @@
+"""pytest configuration of the deployment suite (run from deploy/: ../.venv/bin/pytest)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "system: starts the production stack as separate processes (gunicorn, Celery "
+        "worker, dry-run agent) against PostgreSQL and Redis; deselect with -m 'not system'",
+    )
