@@ -42,6 +42,18 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# SQLite serves the demo, where the console and the participant screen both poll (and
+# write: timers, lease renewals) every second. A deferred transaction that reads and then
+# writes fails at once with "database is locked" when another connection wrote in between,
+# whatever the busy timeout; BEGIN IMMEDIATE takes the write lock up front so writers queue
+# on the timeout instead. WAL lets readers go on while one connection writes.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
 def database_config(default_sqlite_path: Path) -> dict[str, Any]:
     """Django DATABASES['default'] from ``DATABASE_URL``, or an SQLite file when unset."""
     url = os.environ.get("DATABASE_URL", "").strip()
@@ -50,9 +62,7 @@ def database_config(default_sqlite_path: Path) -> dict[str, Any]:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(default_sqlite_path),
-            # WAL-free default; a busy timeout keeps the demo's worker thread and web
-            # requests from failing on a momentary write lock.
-            "OPTIONS": {"timeout": 20},
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     try:
         config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=60))
@@ -67,6 +77,9 @@ def database_config(default_sqlite_path: Path) -> dict[str, Any]:
             f"DATABASE_URL={redact_url(url)!r} selects {config.get('ENGINE')!r}; "
             "QoE Lab supports PostgreSQL (postgres://) and SQLite (sqlite://)."
         )
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+        config["CONN_MAX_AGE"] = 0
     return config
 
 
