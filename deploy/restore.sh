@@ -57,7 +57,11 @@ else
       else
         file=${url#sqlite://}
       fi
-      cp "$backup/database.sqlite3" "$file"
+      # Through SQLite's backup API, not cp: the live database runs in WAL mode, and a
+      # stale -wal file next to a copied-in file would be replayed onto it.
+      .venv/bin/python -c 'import sqlite3, sys
+source = sqlite3.connect(sys.argv[1]); target = sqlite3.connect(sys.argv[2])
+source.backup(target); target.close()' "$backup/database.sqlite3" "$file"
       ;;
     *)
       echo "restore: DATABASE_URL is neither postgres:// nor sqlite://" >&2

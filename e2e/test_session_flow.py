@@ -202,6 +202,8 @@ def test_results_explorer_shows_every_figure_for_the_study(
     researcher_context, _ = contexts
     page = researcher_context.new_page()
     page.goto(live_app.url + "/console")
+    # Signed in already (same browser context as the session test), unless run alone.
+    page.get_by_role("heading", name=re.compile(r"^(Studies|Researcher sign-in)$")).wait_for()
     if "/login" in page.url:
         sign_in(page, live_app)
     page.get_by_role("link", name=re.compile("Cloud gaming QoE")).first.click()

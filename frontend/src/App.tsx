@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router';
 
 import { Layout } from './components/Layout';
 import { Loading } from './components/StatusMessage';
+import { AuthProvider } from './console/AuthContext';
 import { RequireAuth } from './console/RequireAuth';
 import { LoginPage } from './console/LoginPage';
 import { ProgressPage } from './console/ProgressPage';
@@ -23,28 +24,30 @@ const ResultsPage = lazy(() => import('./results/ResultsPage'));
  */
 export function App() {
   return (
-    <Routes>
-      <Route element={<Layout />}>
-        <Route index element={<StudyOverviewPage />} />
-        <Route path="login" element={<LoginPage />} />
-        <Route path="console" element={<RequireAuth />}>
-          <Route index element={<StudiesPage />} />
-          <Route path="stations" element={<StationsPage />} />
-          <Route path="studies/:studyId" element={<StudyEditorPage />} />
-          <Route path="studies/:studyId/sessions" element={<SessionsPage />} />
-          <Route path="studies/:studyId/progress" element={<ProgressPage />} />
-          <Route
-            path="studies/:studyId/results"
-            element={
-              <Suspense fallback={<Loading>Loading the results explorer…</Loading>}>
-                <ResultsPage />
-              </Suspense>
-            }
-          />
-          <Route path="sessions/:sessionId" element={<SessionConsolePage />} />
+    <AuthProvider>
+      <Routes>
+        <Route element={<Layout />}>
+          <Route index element={<StudyOverviewPage />} />
+          <Route path="login" element={<LoginPage />} />
+          <Route path="console" element={<RequireAuth />}>
+            <Route index element={<StudiesPage />} />
+            <Route path="stations" element={<StationsPage />} />
+            <Route path="studies/:studyId" element={<StudyEditorPage />} />
+            <Route path="studies/:studyId/sessions" element={<SessionsPage />} />
+            <Route path="studies/:studyId/progress" element={<ProgressPage />} />
+            <Route
+              path="studies/:studyId/results"
+              element={
+                <Suspense fallback={<Loading>Loading the results explorer…</Loading>}>
+                  <ResultsPage />
+                </Suspense>
+              }
+            />
+            <Route path="sessions/:sessionId" element={<SessionConsolePage />} />
+          </Route>
+          <Route path="*" element={<NotFoundPage />} />
         </Route>
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-    </Routes>
+      </Routes>
+    </AuthProvider>
   );
 }

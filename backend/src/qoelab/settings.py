@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "qoelab.core",
     "qoelab.studies",
+    "qoelab.accounts",
     "qoelab.stations",
     "qoelab.participants",
     "qoelab.runs",
@@ -126,7 +127,7 @@ STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.is_dir() else []
 WHITENOISE_USE_FINDERS = not IS_PRODUCTION
 WHITENOISE_AUTOREFRESH = DEBUG
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, object] = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # The browser app logs in through Django's session (CSRF-protected); scripts and
@@ -135,6 +136,22 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+}
+
+# The cache holds the login throttle counters, which every gunicorn worker must share:
+# QOELAB_CACHE_URL (redis://…, its own database — never the broker's, which a cache clear
+# would wipe); without it each process counts on its own.
+CACHE_URL = os.environ.get("QOELAB_CACHE_URL", "").strip()
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "qoelab-cache",
+        }
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
 }
 
 SPECTACULAR_SETTINGS = {
@@ -273,6 +290,11 @@ if IS_PRODUCTION:
     # DJANGO_SECURE_HSTS_SECONDS=0 (`check --deploy` then warns, as it should).
     if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Proxies in front of gunicorn: DRF then takes the client address from the right place
+    # in X-Forwarded-For (a client can forge the rest), which the login throttle keys on.
+    REST_FRAMEWORK["NUM_PROXIES"] = _env_int(
+        "DJANGO_NUM_PROXIES", 1 if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False) else 0
+    )
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # health checks probe plain HTTP on loopback
     SECURE_HSTS_SECONDS = _env_int("DJANGO_SECURE_HSTS_SECONDS", 31_536_000)

@@ -7,6 +7,7 @@ from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from qoelab.accounts import urls as accounts_urls
 from qoelab.analysis_jobs.views import AnalysisJobViewSet, StudyAnalysisView
 from qoelab.core.api import ID_PATTERN, IdConverter
 from qoelab.core.views import frontend_app, healthz
@@ -55,6 +56,7 @@ study_data = [
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("api/v1/auth/", include(accounts_urls)),
     path("api/v1/", include(study_data)),
     path("api/v1/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -12,8 +12,13 @@ export const gamesPath = (): string => `${API_BASE}/games/`;
 export const gamePath = (id: number): string => `${API_BASE}/games/${id}/`;
 export const scenariosPath = (): string => `${API_BASE}/scenarios/`;
 export const scenarioPath = (id: number): string => `${API_BASE}/scenarios/${id}/`;
+/** Researcher sign-in (Django session): `GET csrf/`, `POST login/`, `POST logout/`, `GET me/`. */
+export const authPath = (endpoint: 'csrf' | 'login' | 'logout' | 'me'): string => `${API_BASE}/auth/${endpoint}/`;
+
 export const stationsPath = (): string => `${API_BASE}/stations/`;
 export const stationPath = (id: number): string => `${API_BASE}/stations/${id}/`;
+/** `POST` → `BaselineResult` (409 while a session holds the station, 502 agent failure). */
+export const stationApplyBaselinePath = (id: number): string => `${API_BASE}/stations/${id}/apply-baseline/`;
 export const participantsPath = (study?: number): string =>
   study === undefined ? `${API_BASE}/participants/` : `${API_BASE}/participants/?study=${study}`;
 export const sessionsPath = (study?: number): string =>

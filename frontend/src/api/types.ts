@@ -57,6 +57,15 @@ export interface ApiErrorBody {
 // --- researcher console -------------------------------------------------------------------
 
 export type OrderPolicy = 'random' | 'latin_square';
+/** Language of the participant's screens. */
+export type StudyLanguage = 'en' | 'de';
+
+/** `GET /api/v1/auth/me/` — the signed-in researcher (any account; staff is not needed). */
+export interface Researcher {
+  id: number;
+  username: string;
+  is_staff: boolean;
+}
 export type QuestionKind = 'choice' | 'text' | 'integer' | 'boolean';
 
 /** A study question (the pre/post questionnaire beyond the built-in consent/age/skill). */
@@ -81,6 +90,7 @@ export interface StudyFull extends StudyDetail {
   order_policy: OrderPolicy;
   retest_round: boolean;
   questionnaire: Question[];
+  language: StudyLanguage;
 }
 
 export interface Station {
@@ -105,6 +115,19 @@ export interface AgentCapabilities {
   profile_fields?: string[];
   lease?: { default_seconds?: number; max_seconds?: number };
   [key: string]: unknown;
+}
+
+/** `POST /api/v1/stations/{id}/apply-baseline/` — the neutral profile as the agent verified it. */
+export interface BaselineResult {
+  station: Station;
+  requested_profile: { upstream: Impairment; downstream: Impairment };
+  verified_profile: { upstream: Impairment; downstream: Impairment };
+  installed: InstalledProfile;
+  /** `dry-run`: the agent records kernel operations instead of running them. */
+  backend: string | null;
+  kernel: Record<string, unknown> | null;
+  lease_seconds: number;
+  lease_expires_at: string | null;
 }
 
 export type Skill = 'low' | 'medium' | 'high';

@@ -1,13 +1,14 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { SyntheticEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from 'react-router';
 
 import { login } from './auth';
+import { useAuth } from './AuthContext';
 
-/** `/login` — researcher sign-in (Django account with staff status). */
+/** `/login` — researcher sign-in (any QoE Lab account; staff status is not needed). */
 export function LoginPage() {
   const [params] = useSearchParams();
-  const navigate = useNavigate();
+  const { state, check, signedIn } = useAuth();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -18,15 +19,23 @@ export function LoginPage() {
   const next = params.get('next');
   const target = next?.startsWith('/') && !next.startsWith('//') ? next : '/console';
 
+  // Already signed in (e.g. the link was bookmarked): go straight on.
+  useEffect(() => {
+    check();
+  }, [check]);
+
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     const outcome = await login(username, password);
     setBusy(false);
-    if (outcome.ok) void navigate(target, { replace: true });
+    // Signed in: the state change below sends the researcher on (see the Navigate).
+    if (outcome.ok) signedIn(outcome.user);
     else setError(outcome.message);
   };
+
+  if (state.status === 'in') return <Navigate to={target} replace />;
 
   return (
     <section className="login" aria-labelledby="login-title">
@@ -70,7 +79,8 @@ export function LoginPage() {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
         <p className="muted">
-          The demo account is <code>researcher</code> / <code>qoelab-demo</code> (created by <code>make demo</code>).
+          Any QoE Lab account can sign in (staff status is not needed). The demo account is <code>researcher</code> /{' '}
+          <code>qoelab-demo</code> (created by <code>make demo</code>).
         </p>
       </form>
     </section>

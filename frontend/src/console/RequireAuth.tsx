@@ -1,45 +1,24 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 
 import { ErrorMessage, Loading } from '../components/StatusMessage';
-import { isSignedIn } from './auth';
-
-type Check = { status: 'checking' } | { status: 'in' } | { status: 'out' } | { status: 'error'; error: Error };
+import { useAuth } from './AuthContext';
 
 /** Console routes: shown to a signed-in researcher, otherwise a redirect to /login. */
 export function RequireAuth() {
   const location = useLocation();
-  const [check, setCheck] = useState<Check>({ status: 'checking' });
-  const [attempt, setAttempt] = useState(0);
+  const { state, check } = useAuth();
 
+  // Entering the console asks the server again (a session may have ended meanwhile).
   useEffect(() => {
-    let cancelled = false;
-    isSignedIn().then(
-      (signedIn) => {
-        if (!cancelled) setCheck({ status: signedIn ? 'in' : 'out' });
-      },
-      (error: unknown) => {
-        if (!cancelled) setCheck({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) });
-      },
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [attempt]);
+    check();
+  }, [check]);
 
-  if (check.status === 'checking') return <Loading>Checking your sign-in…</Loading>;
-  if (check.status === 'error') {
-    return (
-      <ErrorMessage
-        title="Could not reach the server"
-        error={check.error}
-        onRetry={() => {
-          setAttempt((n) => n + 1);
-        }}
-      />
-    );
+  if (state.status === 'unknown' || state.status === 'checking') return <Loading>Checking your sign-in…</Loading>;
+  if (state.status === 'error') {
+    return <ErrorMessage title="Could not reach the server" error={state.error} onRetry={check} />;
   }
-  if (check.status === 'out') {
+  if (state.status === 'out') {
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`/login?next=${encodeURIComponent(next)}`} replace />;
   }

@@ -205,7 +205,7 @@ function ParticipantLinkPanel({ session }: { session: Session }) {
               setCopied(false);
             }}
           >
-            <option value="">participant&apos;s browser (can switch)</option>
+            <option value="">the study&apos;s language</option>
             <option value="de">Deutsch</option>
             <option value="en">English</option>
           </select>

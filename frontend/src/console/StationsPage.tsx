@@ -2,10 +2,11 @@ import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { Link } from 'react-router';
 
-import { ApiError, fieldErrors, sendJSON, stationPath, stationsPath } from '../api';
-import type { Station } from '../api';
+import { fieldErrors, sendJSON, stationApplyBaselinePath, stationPath, stationsPath } from '../api';
+import type { BaselineResult, Station } from '../api';
 import { EmptyState, ErrorMessage, Loading } from '../components/StatusMessage';
 import { useAction, usePolled } from './hooks';
+import { baselineReport } from './stationText';
 import { ActionError, Field, HealthLight } from './ui';
 
 /** `/console/stations` — the lab's seats and their netem agents. */
@@ -40,7 +41,7 @@ export function StationsPage() {
 function StationCard({ station, onChanged }: { station: Station; onChanged: () => void }) {
   const check = useAction();
   const baseline = useAction();
-  const [baselineResult, setBaselineResult] = useState<string | null>(null);
+  const [baselineResult, setBaselineResult] = useState<BaselineResult | null>(null);
   const caps = station.agent_capabilities;
   const present = caps?.configured_interfaces_present ?? {};
 
@@ -50,10 +51,11 @@ function StationCard({ station, onChanged }: { station: Station; onChanged: () =
   };
   const applyBaseline = async () => {
     setBaselineResult(null);
-    const result = await baseline.run(() => sendJSON<unknown>('POST', `${stationPath(station.id)}apply-baseline/`));
-    if (result !== undefined) setBaselineResult('The agent applied the baseline (no impairment) and read it back.');
+    const result = await baseline.run(() => sendJSON<BaselineResult>('POST', stationApplyBaselinePath(station.id)));
+    if (result) setBaselineResult(result);
+    // Success or failure, the station's health light and message changed on the server.
+    onChanged();
   };
-  const baselineMissing = baseline.error instanceof ApiError && (baseline.error.status === 404 || baseline.error.status === 405);
 
   return (
     <li className="card station" aria-labelledby={`station-${station.id}`}>
@@ -112,25 +114,44 @@ function StationCard({ station, onChanged }: { station: Station; onChanged: () =
         <button type="button" className="button" disabled={check.busy} onClick={() => void runCheck()}>
           {check.busy ? 'Checking…' : 'Check agent'}
         </button>
-        <button type="button" className="button" disabled={baseline.busy || station.busy_with_session !== null} onClick={() => void applyBaseline()}>
-          Apply baseline (test)
+        <button
+          type="button"
+          className="button"
+          disabled={baseline.busy || station.busy_with_session !== null}
+          title={station.busy_with_session !== null ? 'A session holds this station' : undefined}
+          onClick={() => void applyBaseline()}
+        >
+          {baseline.busy ? 'Applying…' : 'Apply baseline (test)'}
         </button>
         <ActionError error={check.error} prefix="Check failed" />
-        {baselineMissing ? (
-          <p className="field-error" role="alert">
-            This server cannot apply a test profile yet (it has no <code>POST …/stations/{'{id}'}/apply-baseline/</code>). Use
-            “Check agent” to test reachability and the interfaces.
-          </p>
-        ) : (
-          <ActionError error={baseline.error} prefix="The baseline could not be applied" />
-        )}
-        {baselineResult && <span role="status" className="ok-text">{baselineResult}</span>}
+        <ActionError error={baseline.error} prefix="The baseline could not be applied" />
       </div>
+      {baselineResult && <BaselineOutcome result={baselineResult} />}
       <details className="station__edit">
         <summary>Edit station</summary>
         <StationForm station={station} onSaved={onChanged} />
       </details>
     </li>
+  );
+}
+
+/** The state the agent verified after "Apply baseline (test)". */
+function BaselineOutcome({ result }: { result: BaselineResult }) {
+  const report = baselineReport(result, (iso) => new Date(iso).toLocaleTimeString());
+  return (
+    <div className="station__baseline" role="status" data-testid="baseline-result">
+      <p className="ok-text">{report.headline}</p>
+      <ul>
+        {report.directions.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      {report.notes.map((note) => (
+        <p key={note} className="muted">
+          {note}
+        </p>
+      ))}
+    </div>
   );
 }
 

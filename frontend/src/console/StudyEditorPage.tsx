@@ -3,7 +3,7 @@ import type { SyntheticEvent } from 'react';
 import { useParams } from 'react-router';
 
 import { fieldErrors, gamePath, gamesPath, scenarioPath, scenariosPath, sendJSON, studyPath } from '../api';
-import type { Game, Impairment, OrderPolicy, Pace, Question, QuestionKind, Scenario, StudyFull } from '../api';
+import type { Game, Impairment, OrderPolicy, Pace, Question, QuestionKind, Scenario, StudyFull, StudyLanguage } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { useAction, usePolled } from './hooks';
 import { TABLE_4_1 } from './presets';
@@ -46,6 +46,7 @@ function SettingsForm({ study, onSaved }: { study: StudyFull; onSaved: () => voi
     order_policy: study.order_policy,
     retest_round: study.retest_round,
     scale_labels: study.scale_labels.join(', '),
+    language: study.language,
   });
   const [saved, setSaved] = useState(false);
   const action = useAction();
@@ -64,6 +65,7 @@ function SettingsForm({ study, onSaved }: { study: StudyFull; onSaved: () => voi
       free_play_minutes: toNumber(draft.free_play_minutes),
       order_policy: draft.order_policy,
       retest_round: draft.retest_round,
+      language: draft.language,
       scale_labels: draft.scale_labels
         .split(',')
         .map((s) => s.trim())
@@ -115,6 +117,18 @@ function SettingsForm({ study, onSaved }: { study: StudyFull; onSaved: () => voi
             <select {...props} value={draft.order_policy} onChange={(e) => { set({ order_policy: e.target.value as OrderPolicy }); }}>
               <option value="random">Random per session (seed stored)</option>
               <option value="latin_square">Balanced Latin square across participants</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Participant language"
+          error={errors.language}
+          hint="The participant's screens start in it; the participant can switch, and a session link can name another."
+        >
+          {(props) => (
+            <select {...props} value={draft.language} onChange={(e) => { set({ language: e.target.value as StudyLanguage }); }}>
+              <option value="en">English</option>
+              <option value="de">Deutsch</option>
             </select>
           )}
         </Field>

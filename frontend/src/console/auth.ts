@@ -1,87 +1,79 @@
 /**
- * Researcher sign-in through Django's session login.
+ * Researcher sign-in through the API's JSON endpoints (Django session + CSRF):
  *
- * The API has no JSON login endpoint: the console posts the credentials to Django's
- * admin login form (`/admin/login/`, CSRF-protected), exactly as a browser would, and
- * then uses the session cookie for the API. Django answers a successful login with a
- * redirect (seen by `fetch` as an opaque redirect) and a failed one with the form again.
- * The account therefore needs "staff status" (the demo account has it).
+ * * `GET  /api/v1/auth/csrf/`   sets the `csrftoken` cookie;
+ * * `POST /api/v1/auth/login/`  `{username, password}` → 200 `{user}`, 400 `{detail}`, 429 when throttled;
+ * * `POST /api/v1/auth/logout/` ends the session;
+ * * `GET  /api/v1/auth/me/`     the signed-in researcher, 401/403 when signed out.
+ *
+ * Any active account is a researcher (staff status is not needed). Unsafe requests send the
+ * cookie's value in `X-CSRFToken` (`sendJSON` reads the cookie each time: Django rotates it at
+ * sign-in).
  */
-import { ApiError, getJSON, readCookie, stationsPath } from '../api';
+import { ApiError, authPath, flattenErrors, getJSON, readCookie, sendJSON } from '../api';
+import type { Researcher } from '../api';
 
-const USER_KEY = 'qoelab:researcher';
-
-async function ensureCsrfCookie(): Promise<string> {
-  let token = readCookie('csrftoken');
-  if (!token) {
-    // The login form sets the cookie when it renders.
-    await fetch('/admin/login/', { credentials: 'same-origin' });
-    token = readCookie('csrftoken');
-  }
-  if (!token) throw new Error('The server did not set a CSRF cookie; is it QoE Lab?');
-  return token;
+/** Makes sure the `csrftoken` cookie is set (the app shell and `me/` set it; this asks explicitly). */
+export async function ensureCsrfCookie(force = false): Promise<void> {
+  if (!force && readCookie('csrftoken')) return;
+  await getJSON<{ csrf_token: string }>(authPath('csrf'));
+  if (!readCookie('csrftoken')) throw new ApiError('The server did not set a CSRF cookie; are cookies enabled?', null);
 }
 
-export type LoginOutcome = { ok: true } | { ok: false; message: string };
-
-export async function login(username: string, password: string): Promise<LoginOutcome> {
-  let token: string;
+/** The signed-in researcher, or `null` when the browser holds no researcher session. */
+export async function fetchCurrentUser(signal?: AbortSignal): Promise<Researcher | null> {
   try {
-    token = await ensureCsrfCookie();
+    return await getJSON<Researcher>(authPath('me'), signal ? { signal } : undefined);
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
-  }
-  const form = new URLSearchParams({ username, password, next: '/console', csrfmiddlewaretoken: token });
-  let response: Response;
-  try {
-    response = await fetch('/admin/login/', {
-      method: 'POST',
-      body: form,
-      credentials: 'same-origin',
-      redirect: 'manual',
-      headers: { 'X-CSRFToken': token },
-    });
-  } catch (error) {
-    return { ok: false, message: `Network error: ${error instanceof Error ? error.message : String(error)}` };
-  }
-  const redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
-  if (!redirected) {
-    if (response.status === 403) return { ok: false, message: 'The server refused the request (CSRF). Reload the page and try again.' };
-    return {
-      ok: false,
-      message: 'Wrong user name or password, or the account is not a researcher (staff) account.',
-    };
-  }
-  if (!(await isSignedIn())) {
-    return { ok: false, message: 'Signed in, but the API does not accept the session. Is the account active?' };
-  }
-  sessionStorage.setItem(USER_KEY, username);
-  return { ok: true };
-}
-
-export async function logout(): Promise<void> {
-  const token = readCookie('csrftoken') ?? '';
-  await fetch('/admin/logout/', {
-    method: 'POST',
-    credentials: 'same-origin',
-    redirect: 'manual',
-    headers: { 'X-CSRFToken': token },
-    body: new URLSearchParams({ csrfmiddlewaretoken: token }),
-  }).catch(() => undefined);
-  sessionStorage.removeItem(USER_KEY);
-}
-
-/** Whether the browser holds a researcher session (probed with a researcher-only endpoint). */
-export async function isSignedIn(): Promise<boolean> {
-  try {
-    await getJSON(stationsPath());
-    return true;
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return false;
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return null;
     throw error;
   }
 }
 
-export function signedInName(): string | null {
-  return sessionStorage.getItem(USER_KEY);
+export type LoginOutcome = { ok: true; user: Researcher } | { ok: false; message: string };
+
+const isCsrfFailure = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 403 && (error.detail ?? '').startsWith('CSRF Failed');
+
+/** The sign-in form's message for a refused login. */
+export function loginFailureMessage(error: unknown): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (error.status === null) return error.message; // "Network error: …"
+  if (error.status === 429) return `Too many sign-in attempts. ${error.detail ?? 'Please wait a minute and try again.'}`;
+  if (error.status === 400) {
+    const errors = flattenErrors(error.body);
+    const general = errors[''];
+    if (general) return general;
+    if (errors.username || errors.password) return 'Enter your user name and password.';
+  }
+  if (isCsrfFailure(error)) return 'The server refused the request (CSRF). Reload the page and try again.';
+  return error.detail ?? error.message;
+}
+
+export async function login(username: string, password: string): Promise<LoginOutcome> {
+  const attempt = async () => (await sendJSON<{ user: Researcher }>('POST', authPath('login'), { username, password })).user;
+  try {
+    await ensureCsrfCookie();
+    try {
+      return { ok: true, user: await attempt() };
+    } catch (error) {
+      // A stale cookie (e.g. rotated by a sign-in in another tab): fetch a fresh one, try once more.
+      if (!isCsrfFailure(error)) throw error;
+      await ensureCsrfCookie(true);
+      return { ok: true, user: await attempt() };
+    }
+  } catch (error) {
+    return { ok: false, message: loginFailureMessage(error) };
+  }
+}
+
+/** Ends the session; a session that already ended on the server is fine too. */
+export async function logout(): Promise<void> {
+  try {
+    await sendJSON<undefined>('POST', authPath('logout'));
+  } catch (error) {
+    if (!isCsrfFailure(error)) throw error;
+    await ensureCsrfCookie(true);
+    await sendJSON<undefined>('POST', authPath('logout'));
+  }
 }

@@ -14,6 +14,7 @@ function view(patch: Partial<ParticipantView>): ParticipantView {
     step: 'rating',
     revision: 10,
     study_title: 'Study',
+    language: 'en',
     game: 'Gran Turismo',
     position: 2,
     scenario_count: 10,
@@ -124,6 +125,31 @@ describe('the rating form', () => {
     render(<ParticipantApp link={{ sessionId: 5, token: TOKEN, lang: 'en' }} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Play now' })).toBeInTheDocument();
     expect(rateCalls(server.calls)[0]?.body).toEqual({ score: 3, position: 2, idempotency_key: 'kept-key-123456' });
+  });
+});
+
+describe('language', () => {
+  it("starts in the study's language when neither the participant nor the link chose one", async () => {
+    fakeServer(view({ step: 'waiting', position: null, language: 'de' }));
+    render(<ParticipantApp link={{ sessionId: 5, token: TOKEN, lang: null }} />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Willkommen' })).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('de');
+    // The participant may still switch; the choice is kept for the session.
+    fireEvent.click(screen.getByRole('button', { name: 'Show in English' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeInTheDocument();
+    expect(localStorage.getItem('qoelab:lang:5')).toBe('en');
+  });
+
+  it("lets the link's lang override the study's language, and the participant's switch both", async () => {
+    fakeServer(view({ step: 'waiting', position: null, language: 'de' }));
+    const { unmount } = render(<ParticipantApp link={{ sessionId: 5, token: TOKEN, lang: 'en' }} />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeInTheDocument();
+    unmount();
+
+    localStorage.setItem('qoelab:lang:5', 'de');
+    fakeServer(view({ step: 'waiting', position: null, language: 'en' }));
+    render(<ParticipantApp link={{ sessionId: 5, token: TOKEN, lang: 'en' }} />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Willkommen' })).toBeInTheDocument();
   });
 });
 

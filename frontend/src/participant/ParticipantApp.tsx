@@ -4,7 +4,7 @@ import { ApiError } from '../api/client';
 import type { Lang, ParsedLink } from '../shared/participantLink';
 import { ParticipantApi } from './api';
 import type { ParticipantView } from './api';
-import { initialLanguage, translator } from './i18n';
+import { chooseLanguage, isLang, translator } from './i18n';
 import type { Translate } from './i18n';
 import { clearPending, loadPending, savePending } from './pending';
 import type { PendingRating } from './pending';
@@ -36,9 +36,9 @@ function storedLang(sessionId: number): string | null {
 
 /** The participant's screens for one session, driven by the server's state. */
 export function ParticipantApp({ link }: { link: ParsedLink | null }) {
-  const [lang, setLang] = useState<Lang>(() =>
-    initialLanguage(link?.lang ?? null, link ? storedLang(link.sessionId) : null, navigator.language),
-  );
+  const [stored, setStored] = useState<string | null>(() => (link ? storedLang(link.sessionId) : null));
+  const [studyLang, setStudyLang] = useState<Lang | null>(null);
+  const lang = chooseLanguage({ stored, link: link?.lang ?? null, study: studyLang, browser: navigator.language });
   const t = useMemo(() => translator(lang), [lang]);
   useEffect(() => {
     document.documentElement.lang = lang;
@@ -46,7 +46,7 @@ export function ParticipantApp({ link }: { link: ParsedLink | null }) {
   }, [lang, t]);
   const switchLanguage = () => {
     const next: Lang = lang === 'en' ? 'de' : 'en';
-    setLang(next);
+    setStored(next);
     try {
       if (link) localStorage.setItem(`qoelab:lang:${link.sessionId}`, next);
     } catch {
@@ -65,7 +65,7 @@ export function ParticipantApp({ link }: { link: ParsedLink | null }) {
         </button>
       </header>
       {api ? (
-        <Session api={api} t={t} lang={lang} />
+        <Session api={api} t={t} lang={lang} onStudyLanguage={setStudyLang} />
       ) : (
         <main className="p-main">
           <h1>{t('invalidLink')}</h1>
@@ -75,7 +75,18 @@ export function ParticipantApp({ link }: { link: ParsedLink | null }) {
   );
 }
 
-function Session({ api, t, lang }: { api: ParticipantApi; t: Translate; lang: Lang }) {
+function Session({
+  api,
+  t,
+  lang,
+  onStudyLanguage,
+}: {
+  api: ParticipantApi;
+  t: Translate;
+  lang: Lang;
+  /** Every view names the study's language (the screens start in it). */
+  onStudyLanguage: (lang: Lang) => void;
+}) {
   const sessionId = api.sessionId;
   const [view, setView] = useState<ParticipantView | null>(null);
   const [receivedAt, setReceivedAt] = useState(0);
@@ -90,10 +101,11 @@ function Session({ api, t, lang }: { api: ParticipantApi; t: Translate; lang: La
   const show = useCallback((next: ParticipantView) => {
     if (next.revision < revision.current) return;
     revision.current = next.revision;
+    if (isLang(next.language)) onStudyLanguage(next.language);
     setView(next);
     setReceivedAt(Date.now());
     setOffline(false);
-  }, []);
+  }, [onStudyLanguage]);
 
   const handleError = useCallback((error: unknown) => {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404)) setInvalid(true);

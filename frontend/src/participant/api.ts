@@ -3,6 +3,7 @@
  * `X-Participant-Token`. No cookies, no account, nothing that names the scenario.
  */
 import { getJSON, sendJSON } from '../api/client';
+import type { Lang } from '../shared/participantLink';
 
 export type Step =
   | 'waiting'
@@ -33,6 +34,8 @@ export interface ParticipantView {
   step: Step;
   revision: number;
   study_title: string;
+  /** The study's language: the screens start in it unless the participant or the link chose another. */
+  language: Lang;
   game: string;
   position: number | null;
   scenario_count: number;

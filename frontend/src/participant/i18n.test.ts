@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { CATALOGUE, initialLanguage, optionalMessage, scaleLabel, translator } from './i18n';
+import { CATALOGUE, chooseLanguage, optionalMessage, scaleLabel, translator } from './i18n';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -41,11 +41,18 @@ describe('scaleLabel', () => {
 });
 
 describe('language choice', () => {
-  it("prefers the participant's own switch, then the link, then the browser", () => {
-    expect(initialLanguage('de', 'en', 'de-DE')).toBe('en');
-    expect(initialLanguage('de', null, 'en-US')).toBe('de');
-    expect(initialLanguage(null, null, 'de-AT')).toBe('de');
-    expect(initialLanguage(null, null, 'fr-FR')).toBe('en');
+  it("prefers the participant's own switch, then the link, then the study, then the browser", () => {
+    const choose = (stored: string | null, link: 'en' | 'de' | null, study: 'en' | 'de' | null, browser: string) =>
+      chooseLanguage({ stored, link, study, browser });
+    expect(choose('en', 'de', 'de', 'de-DE')).toBe('en');
+    expect(choose(null, 'de', 'en', 'en-US')).toBe('de');
+    expect(choose(null, 'en', 'de', 'de-DE')).toBe('en');
+    expect(choose(null, null, 'de', 'en-GB')).toBe('de');
+    expect(choose(null, null, 'en', 'de-AT')).toBe('en');
+    // Before the first view (or on an invalid link) the browser decides.
+    expect(choose(null, null, null, 'de-AT')).toBe('de');
+    expect(choose(null, null, null, 'fr-FR')).toBe('en');
+    expect(choose('fr', null, null, 'fr-FR')).toBe('en'); // a stored value that is no language
   });
   it('knows the default study questions by key', () => {
     expect(optionalMessage('de', 'q_attitude')).toContain('Cloud Gaming');

@@ -179,9 +179,21 @@ export function scaleLabel(lang: Lang, labels: readonly string[], score: number)
   return CATALOGUE[lang][`scale_${score}` as MessageKey];
 }
 
-/** The participant's own switch wins, then the language of the link, then the browser's. */
-export function initialLanguage(fromLink: Lang | null, stored: string | null, browser: string | undefined): Lang {
-  if (stored === 'de' || stored === 'en') return stored;
-  if (fromLink) return fromLink;
-  return browser?.toLowerCase().startsWith('de') ? 'de' : 'en';
+export const isLang = (value: unknown): value is Lang => value === 'en' || value === 'de';
+
+/**
+ * The language of the participant's screens: the participant's own switch (kept per session)
+ * wins, then the session link's `lang` (the researcher's override), then the study's language
+ * (sent with every view); until the first view arrives — and on an invalid link — the browser's.
+ */
+export function chooseLanguage(sources: {
+  stored: string | null;
+  link: Lang | null;
+  study: Lang | null;
+  browser: string | undefined;
+}): Lang {
+  if (isLang(sources.stored)) return sources.stored;
+  if (sources.link) return sources.link;
+  if (sources.study) return sources.study;
+  return sources.browser?.toLowerCase().startsWith('de') ? 'de' : 'en';
 }

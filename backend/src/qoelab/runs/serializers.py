@@ -13,7 +13,7 @@ from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.state_machine import State
 from qoelab.stations.models import Station
-from qoelab.studies.models import Game, Scenario
+from qoelab.studies.models import Game, Language, Scenario
 
 POLL_INTERVAL_MS = 1000
 
@@ -217,6 +217,11 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
     step = serializers.ChoiceField(choices=sorted(set(PARTICIPANT_STEPS.values())))
     revision = serializers.IntegerField()
     study_title = serializers.CharField(source="study.title")
+    language = serializers.ChoiceField(
+        choices=Language.choices,
+        help_text="the study's language: the screen starts in it unless the participant "
+        "chose another one (or the session link names one)",
+    )
     game = serializers.CharField(source="game.name")
     position = serializers.IntegerField(allow_null=True)
     scenario_count = serializers.IntegerField()
@@ -254,6 +259,7 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
             "step": step,
             "revision": session.revision,
             "study_title": session.study.title,
+            "language": session.study.language,
             "game": session.game.name,
             "position": session.current_index + 1 if show_position else None,
             "scenario_count": session.scenario_count,

@@ -118,6 +118,11 @@ class AppliedState:
     profile: dict[str, dict[str, float]]
     installed: dict[str, Any]
     lease_expires_at: str | None
+    #: The agent's backend (``dry-run`` records kernel operations instead of running them).
+    backend: str | None = None
+    #: What the agent read back per direction (qdiscs and netem parameters, or the dry-run
+    #: backend's recorded state).
+    kernel: dict[str, Any] | None = None
 
 
 class AgentClient:
@@ -197,10 +202,13 @@ class AgentClient:
             raise AgentStateMismatch(
                 "the agent reports a different state than requested: " + "; ".join(problems)
             )
+        backend, kernel = data.get("backend"), data.get("kernel")
         return AppliedState(
             profile=summarize(data["installed"]),
             installed=data["installed"],
             lease_expires_at=data.get("lease_expires_at"),
+            backend=backend if isinstance(backend, str) else None,
+            kernel=kernel if isinstance(kernel, dict) else None,
         )
 
     def renew(self, lease_seconds: float) -> dict[str, Any]:

@@ -1,11 +1,60 @@
-"""Station health: can the backend reach and use the station's agent?"""
+"""Station health: can the backend reach and use the station's agent?
+
+* :func:`check_station` asks the agent for its health and capabilities;
+* :func:`apply_baseline` goes one step further and has the agent install the neutral
+  profile (no impairment) with a short lease, verified by the agent's read-back.
+
+Both store their outcome on the station (``last_check_ok``, ``last_check_message``,
+``last_checked_at``), which the console shows as the station's health light.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import timezone
 
-from qoelab.stations.agent_client import AgentClient, AgentError
+from qoelab.stations.agent_client import (
+    DIRECTIONS,
+    SCENARIO_FIELDS,
+    AgentClient,
+    AgentError,
+    AppliedState,
+)
 from qoelab.stations.models import Station
+
+#: Lease of the test profile: the agent restores the interfaces by itself when it ends.
+BASELINE_LEASE_SECONDS = 10.0
+
+
+class StationBusy(Exception):
+    """The station is held by a session; ``str()`` says which one."""
+
+
+def busy_session(station: Station) -> Any:
+    """The session that holds the station (any state from start to the end), or None."""
+    from qoelab.runs.models import Session
+    from qoelab.runs.state_machine import ACTIVE_STATES
+
+    return (
+        Session.objects.filter(station=station, state__in=sorted(ACTIVE_STATES))
+        .order_by("pk")
+        .first()
+    )
+
+
+def neutral_profile() -> dict[str, dict[str, float]]:
+    """The baseline of the test: no delay, jitter or loss in either direction."""
+    return {direction: dict.fromkeys(SCENARIO_FIELDS, 0.0) for direction in DIRECTIONS}
+
+
+def _store(station: Station, ok: bool, message: str, **extra: Any) -> None:
+    station.last_check_ok = ok
+    station.last_check_message = message
+    station.last_checked_at = timezone.now()
+    for field, value in extra.items():
+        setattr(station, field, value)
+    station.save(update_fields=["last_check_ok", "last_check_message", "last_checked_at", *extra])
 
 
 def check_station(station: Station) -> Station:
@@ -15,30 +64,49 @@ def check_station(station: Station) -> Station:
         health = client.health()
         capabilities = client.capabilities()
     except AgentError as exc:
-        station.last_check_ok = False
-        station.last_check_message = str(exc)
+        _store(station, False, str(exc))
+        return station
+    present = capabilities.get("configured_interfaces_present") or {}
+    missing = sorted(name for name, ok in present.items() if not ok)
+    if missing:
+        ok = False
+        message = f"the agent's configured interfaces are missing: {', '.join(missing)}"
     else:
-        present = capabilities.get("configured_interfaces_present") or {}
-        missing = sorted(name for name, ok in present.items() if not ok)
-        station.agent_capabilities = capabilities
-        if missing:
-            station.last_check_ok = False
-            station.last_check_message = (
-                f"the agent's configured interfaces are missing: {', '.join(missing)}"
-            )
-        else:
-            station.last_check_ok = True
-            station.last_check_message = (
-                f"agent {health.get('version', '?')} answering, backend "
-                f"{capabilities.get('backend', health.get('backend', '?'))}"
-            )
-    station.last_checked_at = timezone.now()
-    station.save(
-        update_fields=[
-            "last_check_ok",
-            "last_check_message",
-            "last_checked_at",
-            "agent_capabilities",
-        ]
-    )
+        ok = True
+        message = (
+            f"agent {health.get('version', '?')} answering, backend "
+            f"{capabilities.get('backend', health.get('backend', '?'))}"
+        )
+    _store(station, ok, message, agent_capabilities=capabilities)
     return station
+
+
+def apply_baseline(station: Station) -> AppliedState:
+    """Install the neutral profile at the station's agent and verify the read-back.
+
+    Refused (:class:`StationBusy`) while a session holds the station: the test would
+    replace the session's impairment. The profile carries a lease of
+    :data:`BASELINE_LEASE_SECONDS`, so the agent restores the interfaces soon by itself;
+    a session that starts meanwhile clears or replaces it as it always does. Agent
+    failures (unreachable, refused, a different state read back) are stored on the
+    station and re-raised as the :class:`AgentError` the client classified.
+    """
+    session = busy_session(station)
+    if session is not None:
+        raise StationBusy(
+            f"station {station.name!r} is busy with session {session.pk} ({session.state}); "
+            "a test profile would replace its impairment"
+        )
+    try:
+        applied = AgentClient.for_station(station).apply(neutral_profile(), BASELINE_LEASE_SECONDS)
+    except AgentError as exc:
+        _store(station, False, f"test profile (no impairment) failed: {exc}")
+        raise
+    backend = f", backend {applied.backend}" if applied.backend else ""
+    _store(
+        station,
+        True,
+        f"test profile (no impairment) applied and read back by the agent{backend}; "
+        f"its {BASELINE_LEASE_SECONDS:g} s lease ends it",
+    )
+    return applied

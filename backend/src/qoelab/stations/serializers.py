@@ -4,6 +4,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from qoelab.stations.health import busy_session
 from qoelab.stations.models import Station
 
 
@@ -36,11 +37,8 @@ class StationSerializer(serializers.ModelSerializer[Station]):
         ]
 
     def get_busy_with_session(self, station: Station) -> int | None:
-        from qoelab.runs.models import Session
-        from qoelab.runs.state_machine import ACTIVE_STATES
-
-        session = Session.objects.filter(station=station, state__in=sorted(ACTIVE_STATES)).first()
-        return None if session is None else session.pk
+        session = busy_session(station)
+        return None if session is None else int(session.pk)
 
     def validate_agent_url(self, value: str) -> str:
         if not value.startswith(("http://", "https://")):
@@ -49,3 +47,37 @@ class StationSerializer(serializers.ModelSerializer[Station]):
 
     def update(self, instance: Station, validated_data: dict[str, Any]) -> Station:
         return super().update(instance, validated_data)
+
+
+class ImpairmentSerializer(serializers.Serializer[Any]):
+    delay_ms = serializers.FloatField()
+    jitter_ms = serializers.FloatField()
+    loss_pct = serializers.FloatField()
+
+
+class ProfileSerializer(serializers.Serializer[Any]):
+    upstream = ImpairmentSerializer(help_text="client→server")
+    downstream = ImpairmentSerializer(help_text="server→client")
+
+
+class BaselineResultSerializer(serializers.Serializer[Any]):
+    """``POST /stations/{id}/apply-baseline/``: what the agent verified."""
+
+    station = StationSerializer(help_text="the station with the stored check result")
+    requested_profile = ProfileSerializer(help_text="the neutral profile (all zeros)")
+    verified_profile = ProfileSerializer(
+        help_text="delay, jitter and loss per direction as the agent read them back"
+    )
+    installed = serializers.DictField(
+        help_text="the agent's full read-back per direction (every profile field)"
+    )
+    backend = serializers.CharField(
+        allow_null=True,
+        help_text="the agent's backend; 'dry-run' records the kernel operations instead of "
+        "running them (no interface changes)",
+    )
+    kernel = serializers.DictField(
+        allow_null=True, help_text="the qdiscs the agent found (or the dry-run backend recorded)"
+    )
+    lease_seconds = serializers.FloatField(help_text="the agent restores the interfaces after it")
+    lease_expires_at = serializers.CharField(allow_null=True)

@@ -1,5 +1,9 @@
 """Who may do what with a study: per-study ownership.
 
+A *researcher* is any signed-in, active Django user (``POST /api/v1/auth/login/``, or HTTP
+basic auth for scripts); staff status is not needed. Researchers share the lab's stations
+and may create studies (they become the owner).
+
 * A study's *design* (games, scenarios, settings) is readable by anyone — the overview
   page shows it without a login, as before.
 * Everything else — changing the design, participants, sessions, ratings, exports,
@@ -35,7 +39,9 @@ def can_access(user: Any, study: Study) -> bool:
 
 
 class IsResearcher(BasePermission):
-    message = "Log in as a researcher (Django account) to use this endpoint."
+    """Any signed-in user account (see the module docstring: staff status is not needed)."""
+
+    message = "Sign in as a researcher (a QoE Lab user account) to use this endpoint."
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return bool(request.user and request.user.is_authenticated)

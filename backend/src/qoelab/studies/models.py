@@ -78,6 +78,13 @@ class OrderPolicy(models.TextChoices):
     LATIN_SQUARE = "latin_square", "Balanced Latin square across participants"
 
 
+class Language(models.TextChoices):
+    """Languages of the participant's screens (the researcher's console is English)."""
+
+    EN = "en", "English"
+    DE = "de", "Deutsch"
+
+
 class Study(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     title = models.CharField(max_length=200)
@@ -110,6 +117,13 @@ class Study(models.Model):
         help_text="Repeat every non-baseline scenario in a second round (test–retest).",
     )
     questionnaire = models.JSONField(default=default_questionnaire)
+    language = models.CharField(
+        max_length=5,
+        choices=Language.choices,
+        default=Language.EN,
+        help_text="The participant's screens start in this language (the participant may "
+        "switch; a session link's lang= overrides it).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

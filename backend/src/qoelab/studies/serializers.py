@@ -240,6 +240,7 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
             "order_policy",
             "retest_round",
             "questionnaire",
+            "language",
         ]
         read_only_fields = ["version"]
 

@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 from rest_framework import serializers
 
-from qoelab.studies.models import Game, PaceClass, Study, scenario_code_validator
+from qoelab.studies.models import Game, Language, PaceClass, Study, scenario_code_validator
 from qoelab.studies.serializers import DirectionSerializer, flatten_directions
 from qoelab.studies.versioning import create_scenario, retire_scenario, update_scenario
 
@@ -48,6 +48,8 @@ class _StudyDocument(serializers.Serializer[dict[str, Any]]):
     slug = serializers.SlugField(max_length=80)
     title = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
+    # Optional (documents written before it existed have none): see load_study_document.
+    language = serializers.ChoiceField(choices=Language.choices, required=False)
     games = _GameEntry(many=True, allow_empty=False)
     scenarios = _ScenarioEntry(many=True, allow_empty=False)
 
@@ -139,11 +141,18 @@ def load_study_document(document: dict[str, Any], owner: Any = None) -> LoadResu
     Games and scenarios are matched by name and code; entries missing from the document
     are removed. Scenario positions follow the document's order. A study with sessions
     keeps its rated scenario rows: changes become a new study version (see versioning).
-    ``owner`` (a user) becomes the study's owner when given.
+    ``owner`` (a user) becomes the study's owner when given. ``language`` (the
+    participant's screens, ``en`` or ``de``) is optional: a new study without it gets
+    English, an existing study keeps its language unless the document names one.
     """
     data = validate_study_document(document)
     study, created = Study.objects.select_for_update().get_or_create(
-        slug=data["slug"], defaults={"title": data["title"], "description": data["description"]}
+        slug=data["slug"],
+        defaults={
+            "title": data["title"],
+            "description": data["description"],
+            "language": data.get("language", Language.EN),
+        },
     )
     changed = created
     if owner is not None and study.owner_id != owner.pk:
@@ -153,6 +162,10 @@ def load_study_document(document: dict[str, Any], owner: Any = None) -> LoadResu
     if not created and (study.title, study.description) != (data["title"], data["description"]):
         study.title, study.description = data["title"], data["description"]
         study.save(update_fields=["title", "description", "updated_at"])
+        changed = True
+    if not created and "language" in data and study.language != data["language"]:
+        study.language = data["language"]
+        study.save(update_fields=["language", "updated_at"])
         changed = True
 
     changed |= _sync_games(study, data["games"])
@@ -241,6 +254,7 @@ def export_study_document(study: Study) -> dict[str, Any]:
         "slug": study.slug,
         "title": study.title,
         "description": study.description,
+        "language": study.language,
         "games": [
             {"name": game.name, "pace": game.pace, "genre": game.genre}
             for game in study.games.all()

@@ -15,6 +15,12 @@ from qoelab.config import database_config
 PROBE = "sqlite_concurrency_probe"
 
 
+@pytest.fixture(autouse=True)
+def no_database_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default is what these tests check: never the server named by DATABASE_URL (CI)."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+
+
 def test_the_default_database_is_sqlite_with_immediate_transactions(tmp_path: Path) -> None:
     config = database_config(tmp_path / "db.sqlite3")
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"

@@ -116,7 +116,13 @@ def test_invalid_documents_are_rejected_and_write_nothing(mutate: Any, message: 
 @pytest.mark.django_db
 def test_export_round_trips_the_example(example_study: Study) -> None:
     exported = export_study_document(example_study)
-    assert exported == read_study_document(EXAMPLE) | {"games": exported["games"]}
+    # The example has no "language": exported, the study's default (English) is named.
+    assert "language" not in read_study_document(EXAMPLE)
+    assert exported == read_study_document(EXAMPLE) | {
+        "games": exported["games"],
+        "language": "en",
+    }
+    assert load_study_document(exported).changed is False
     assert {g["name"] for g in exported["games"]} == {
         g["name"] for g in example_document()["games"]
     }

@@ -1,0 +1,43 @@
+"""Writing a study's data to files: the study-level part of a backup (deploy/backup.sh).
+
+Each study gets a folder ``study-<id>-<slug>/`` with its design (``study.json``, format
+``qoelab.study/v1``, loadable with ``manage.py load_study``), the tidy ratings
+(``ratings.csv``, what ``qoe-analysis analyze`` reads and ``POST …/import/`` takes), the full
+JSON export (``export.json``) and the sureal dataset (``sureal.json``). Files are written to
+a temporary name and renamed, so an interrupted backup never leaves a truncated file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from qoelab.exports.tidy import study_json, sureal_dataset, tidy_csv
+from qoelab.studies.models import Study
+from qoelab.studies.study_document import export_study_document
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    partial = path.with_name(f".{path.name}.partial")
+    with partial.open("w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    partial.replace(path)
+
+
+def _json(document: Any) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
+
+
+def write_study_export(study: Study, output_dir: Path) -> Path:
+    """Write the study's four export files into a folder of ``output_dir``; return it."""
+    folder = output_dir / f"study-{study.pk}-{study.slug}"
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_atomically(folder / "study.json", _json(export_study_document(study)))
+    _write_atomically(folder / "ratings.csv", tidy_csv(study))
+    _write_atomically(folder / "export.json", _json(study_json(study)))
+    _write_atomically(folder / "sureal.json", _json(sureal_dataset(study)))
+    return folder
