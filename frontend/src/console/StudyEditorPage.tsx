@@ -204,27 +204,17 @@ function GameRow({ studyId, game, onChanged }: { studyId: number; game: Game | n
     pace: game?.pace ?? '',
     genre: game?.genre ?? '',
   });
-  const action = useAction();
-  const errors = fieldErrors(action.error);
+  const row = useEditRow(onChanged);
+  const errors = row.errors;
   const label = game ? game.name : 'new game';
   const dirty = game ? draft.name !== game.name || draft.pace !== game.pace || draft.genre !== (game.genre ?? '') : true;
 
-  const save = async () => {
-    const result = await action.run(() =>
+  const save = () =>
+    row.save(() =>
       game
         ? sendJSON<Game>('PATCH', gamePath(game.id), draft)
         : sendJSON<Game>('POST', gamesPath(), { ...draft, study: studyId }),
     );
-    if (result) onChanged();
-  };
-  const remove = async () => {
-    if (!game || !window.confirm(`Delete the game ${game.name}?`)) return;
-    const result = await action.run(async () => {
-      await sendJSON('DELETE', gamePath(game.id));
-      return true;
-    });
-    if (result) onChanged();
-  };
 
   return (
     <tr className={game ? undefined : 'is-new'}>
@@ -246,18 +236,66 @@ function GameRow({ studyId, game, onChanged }: { studyId: number; game: Game | n
       <td>
         <input aria-label={`Genre of ${label}`} value={draft.genre} onChange={(e) => { setDraft({ ...draft, genre: e.target.value }); }} />
       </td>
-      <td className="edit-table__actions">
-        <button type="button" className="button" disabled={action.busy || !dirty} onClick={() => void save()}>
-          {game ? 'Save' : 'Add'}
-        </button>
-        {game && (
-          <button type="button" className="button button--quiet" disabled={action.busy} onClick={() => void remove()}>
-            Delete
-          </button>
-        )}
-        {(errors[''] ?? errors.study) && <p className="field-error" role="alert">{errors[''] ?? errors.study}</p>}
-      </td>
+      <RowActions
+        isNew={!game}
+        busy={row.busy}
+        dirty={dirty}
+        onSave={save}
+        removeLabel="Delete"
+        onRemove={game ? () => row.remove(gamePath(game.id), `Delete the game ${game.name}?`) : undefined}
+        error={errors[''] ?? errors.study}
+      />
     </tr>
+  );
+}
+
+/** One row of an edit table: saves or deletes it through one action, then reloads the study. */
+function useEditRow(onChanged: () => void) {
+  const action = useAction();
+  const save = async (request: () => Promise<unknown>) => {
+    const result = await action.run(request);
+    if (result) onChanged();
+  };
+  const remove = async (path: string, question: string) => {
+    if (!window.confirm(question)) return;
+    const result = await action.run(async () => {
+      await sendJSON('DELETE', path);
+      return true;
+    });
+    if (result) onChanged();
+  };
+  return { busy: action.busy, errors: fieldErrors(action.error), save, remove };
+}
+
+function RowActions({
+  isNew,
+  busy,
+  dirty,
+  onSave,
+  removeLabel,
+  onRemove,
+  error,
+}: {
+  isNew: boolean;
+  busy: boolean;
+  dirty: boolean;
+  onSave: () => Promise<void>;
+  removeLabel: string;
+  onRemove: (() => Promise<void>) | undefined;
+  error: string | undefined;
+}) {
+  return (
+    <td className="edit-table__actions">
+      <button type="button" className="button" disabled={busy || !dirty} onClick={() => void onSave()}>
+        {isNew ? 'Add' : 'Save'}
+      </button>
+      {onRemove && (
+        <button type="button" className="button button--quiet" disabled={busy} onClick={() => void onRemove()}>
+          {removeLabel}
+        </button>
+      )}
+      {error && <p className="field-error" role="alert">{error}</p>}
+    </td>
   );
 }
 
@@ -405,8 +443,8 @@ function ScenarioRow({ studyId, scenario, onChanged }: { studyId: number; scenar
     downstream: toDraftDirection(scenario?.downstream),
   };
   const [draft, setDraft] = useState<ScenarioDraft>(initial);
-  const action = useAction();
-  const errors = fieldErrors(action.error);
+  const row = useEditRow(onChanged);
+  const errors = row.errors;
   const name = scenario ? scenario.code : 'new scenario';
   const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
 
@@ -418,18 +456,9 @@ function ScenarioRow({ studyId, scenario, onChanged }: { studyId: number; scenar
       upstream: fromDraftDirection(draft.upstream),
       downstream: fromDraftDirection(draft.downstream),
     };
-    const result = await action.run(() =>
+    await row.save(() =>
       scenario ? sendJSON<Scenario>('PATCH', scenarioPath(scenario.id), body) : sendJSON<Scenario>('POST', scenariosPath(), { ...body, study: studyId }),
     );
-    if (result) onChanged();
-  };
-  const retire = async () => {
-    if (!scenario || !window.confirm(`Remove scenario ${scenario.code}? Its ratings stay (as an older study version).`)) return;
-    const result = await action.run(async () => {
-      await sendJSON('DELETE', scenarioPath(scenario.id));
-      return true;
-    });
-    if (result) onChanged();
   };
   const rowError = [errors[''], errors.profile, errors.study].filter(Boolean).join(' ');
 
@@ -473,17 +502,19 @@ function ScenarioRow({ studyId, scenario, onChanged }: { studyId: number; scenar
           );
         }),
       )}
-      <td className="edit-table__actions">
-        <button type="button" className="button" disabled={action.busy || !dirty} onClick={() => void save()}>
-          {scenario ? 'Save' : 'Add'}
-        </button>
-        {scenario && !scenario.is_baseline && (
-          <button type="button" className="button button--quiet" disabled={action.busy} onClick={() => void retire()}>
-            Remove
-          </button>
-        )}
-        {rowError && <p className="field-error" role="alert">{rowError}</p>}
-      </td>
+      <RowActions
+        isNew={!scenario}
+        busy={row.busy}
+        dirty={dirty}
+        onSave={save}
+        removeLabel="Remove"
+        onRemove={
+          scenario && !scenario.is_baseline
+            ? () => row.remove(scenarioPath(scenario.id), `Remove scenario ${scenario.code}? Its ratings stay (as an older study version).`)
+            : undefined
+        }
+        error={rowError}
+      />
     </tr>
   );
 }

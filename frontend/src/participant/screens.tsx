@@ -169,13 +169,6 @@ function PreQuestions({
   act,
   consent,
 }: Pick<ScreenProps, 'view' | 't' | 'lang' | 'act'> & { consent: boolean }) {
-  const [answers, setAnswers] = useStoredState<Answers>(`qoelab:draft:${view.session}:pre`, {});
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const set = (key: string, value: string) => {
-    setAnswers({ ...answers, [key]: value });
-  };
-
   const builtIn: StudyQuestion[] = [];
   if (view.needs.age) builtIn.push({ key: 'age', phase: 'pre', kind: 'integer', text: t('age'), min: 10, max: 120, required: true });
   if (view.needs.skill) {
@@ -184,14 +177,7 @@ function PreQuestions({
   builtIn.push({ key: 'genre_preference', phase: 'pre', kind: 'boolean', text: t('genre', { game: view.game }), required: true });
   const studyQuestions = view.questions.filter((q) => q.phase === 'pre');
 
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    const problems = validate([...builtIn, ...studyQuestions], answers, t);
-    setErrors(problems);
-    if (Object.keys(problems).length > 0) {
-      focusFirstError();
-      return;
-    }
+  const request = (answers: Answers): Call => {
     const body: Record<string, unknown> = {
       genre_preference: answers.genre_preference === 'true',
       answers: convert(studyQuestions, answers),
@@ -199,21 +185,83 @@ function PreQuestions({
     if (consent) body.consent = true;
     if (view.needs.age) body.age = Number(answers.age);
     if (view.needs.skill) body.skill = answers.skill;
+    return (api) => api.questionnaire(body);
+  };
+
+  return (
+    <QuestionsForm
+      draftKey={`qoelab:draft:${view.session}:pre`}
+      stepKey="questionnaire"
+      title={t('questionnaireTitle')}
+      submitLabel={t('continue')}
+      questions={[...builtIn, ...studyQuestions]}
+      t={t}
+      lang={lang}
+      act={act}
+      request={request}
+      choiceLabel={(q) => (q.key === 'skill' ? (c) => t(`skill_${c}` as 'skill_low') : undefined)}
+    />
+  );
+}
+
+type Call = Parameters<ScreenProps['act']>[0];
+
+/** A busy flag around `act`; a failure is shown by the session's error banner. */
+function useSend(act: ScreenProps['act']): [boolean, (call: Call) => Promise<void>] {
+  const [busy, setBusy] = useState(false);
+  const send = async (call: Call) => {
     setBusy(true);
     try {
-      await act((api) => api.questionnaire(body));
+      await act(call);
     } catch {
       /* shown by the session's error banner */
     } finally {
       setBusy(false);
     }
   };
+  return [busy, send];
+}
+
+/** Questions on one form: a stored draft, checked here, then sent as `request(answers)`. */
+function QuestionsForm({
+  draftKey,
+  stepKey,
+  title,
+  submitLabel,
+  questions,
+  t,
+  lang,
+  act,
+  request,
+  choiceLabel,
+}: Pick<ScreenProps, 't' | 'lang' | 'act'> & {
+  draftKey: string;
+  stepKey: string;
+  title: string;
+  submitLabel: string;
+  questions: StudyQuestion[];
+  request: (answers: Answers) => Call;
+  choiceLabel?: (question: StudyQuestion) => ((choice: string) => string) | undefined;
+}) {
+  const [answers, setAnswers] = useStoredState<Answers>(draftKey, {});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, send] = useSend(act);
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    const problems = validate(questions, answers, t);
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) {
+      focusFirstError();
+      return;
+    }
+    await send(request(answers));
+  };
 
   return (
     <main className="p-main">
-      <Heading stepKey="questionnaire">{t('questionnaireTitle')}</Heading>
+      <Heading stepKey={stepKey}>{title}</Heading>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        {[...builtIn, ...studyQuestions].map((q) => (
+        {questions.map((q) => (
           <QuestionField
             key={q.key}
             question={q}
@@ -223,13 +271,13 @@ function PreQuestions({
             t={t}
             lang={lang}
             onChange={(value) => {
-              set(q.key, value);
+              setAnswers({ ...answers, [q.key]: value });
             }}
-            choiceLabel={q.key === 'skill' ? (c) => t(`skill_${c}` as 'skill_low') : undefined}
+            choiceLabel={choiceLabel?.(q)}
           />
         ))}
         <button type="submit" className="p-button p-button--primary" disabled={busy}>
-          {t('continue')}
+          {submitLabel}
         </button>
       </form>
     </main>
@@ -375,17 +423,8 @@ function QuestionField({
 
 function FreePlay({ view, receivedAt, t, act }: ScreenProps) {
   const remaining = useCountdown(view.seconds_remaining, receivedAt);
-  const [busy, setBusy] = useState(false);
-  const start = async () => {
-    setBusy(true);
-    try {
-      await act((api) => api.finishFreePlay());
-    } catch {
-      /* shown by the session's error banner */
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, send] = useSend(act);
+  const start = () => send((api) => api.finishFreePlay());
   return (
     <main className="p-main p-main--center">
       <Heading stepKey="free_play">{t('freePlayTitle')}</Heading>
@@ -530,49 +569,18 @@ function Rating({ view, t, lang, pending, sending, offline, onRate }: ScreenProp
 // --- after the last rating ----------------------------------------------------------------
 
 function PostQuestions({ view, t, lang, act }: ScreenProps) {
-  const [answers, setAnswers] = useStoredState<Answers>(`qoelab:draft:${view.session}:post`, {});
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const questions = view.questions.filter((q) => q.phase === 'post');
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    const problems = validate(questions, answers, t);
-    setErrors(problems);
-    if (Object.keys(problems).length > 0) {
-      focusFirstError();
-      return;
-    }
-    setBusy(true);
-    try {
-      await act((api) => api.postQuestions(convert(questions, answers)));
-    } catch {
-      /* shown by the session's error banner */
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <main className="p-main">
-      <Heading stepKey="post_questions">{t('postTitle')}</Heading>
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        {questions.map((q) => (
-          <QuestionField
-            key={q.key}
-            question={q}
-            label={questionText(q, lang, t)}
-            value={answers[q.key] ?? ''}
-            error={errors[q.key]}
-            t={t}
-            lang={lang}
-            onChange={(value) => {
-              setAnswers({ ...answers, [q.key]: value });
-            }}
-          />
-        ))}
-        <button type="submit" className="p-button p-button--primary" disabled={busy}>
-          {t('finish')}
-        </button>
-      </form>
-    </main>
+    <QuestionsForm
+      draftKey={`qoelab:draft:${view.session}:post`}
+      stepKey="post_questions"
+      title={t('postTitle')}
+      submitLabel={t('finish')}
+      questions={questions}
+      t={t}
+      lang={lang}
+      act={act}
+      request={(answers) => (api) => api.postQuestions(convert(questions, answers))}
+    />
   );
 }

@@ -74,8 +74,8 @@ export function Figure({ id, reference, title, caption, points, csv, png, childr
   );
 }
 
-/** A plain data table of rows (for the "Data table" disclosure of a figure). */
-export function DataTable({ label, header, rows }: { label: string; header: string[]; rows: Cell[][] }) {
+/** A data table with one row of column headers; the body rows are given as children. */
+export function HeadedTable({ label, header, children }: { label: string; header: string[]; children: ReactNode }) {
   return (
     <div className="table-wrap">
       <table className="data-table" aria-label={label}>
@@ -88,19 +88,26 @@ export function DataTable({ label, header, rows }: { label: string; header: stri
             ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.map((row, i) => (
-            <tr key={i}>
-              {row.map((cell, j) => (
-                <td key={j} className={typeof cell === 'number' ? 'num' : undefined}>
-                  {typeof cell === 'number' ? (Number.isInteger(cell) ? cell : cell.toFixed(3)) : (cell ?? '—')}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** A plain data table of rows (for the "Data table" disclosure of a figure). */
+export function DataTable({ label, header, rows }: { label: string; header: string[]; rows: Cell[][] }) {
+  return (
+    <HeadedTable label={label} header={header}>
+      {rows.map((row, i) => (
+        <tr key={i}>
+          {row.map((cell, j) => (
+            <td key={j} className={typeof cell === 'number' ? 'num' : undefined}>
+              {typeof cell === 'number' ? (Number.isInteger(cell) ? cell : cell.toFixed(3)) : (cell ?? '—')}
+            </td>
+          ))}
+        </tr>
+      ))}
+    </HeadedTable>
   );
 }
 

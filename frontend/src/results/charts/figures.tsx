@@ -21,7 +21,7 @@ import {
 } from '../transforms';
 import type { TidyRating } from '../transforms';
 import { tablesToPng } from './canvasTable';
-import { DataTable, Figure, svgToPng } from './Figure';
+import { DataTable, Figure, HeadedTable, svgToPng } from './Figure';
 import { colour } from './setup';
 import type { Chart } from './setup';
 
@@ -646,32 +646,19 @@ export function ThresholdsFigure({ doc, paces }: { doc: AnalysisDoc; paces: stri
       png={png}
       filename="kpi-thresholds"
     >
-      <div className="table-wrap">
-        <table className="data-table" aria-label="KPI thresholds per game class">
-          <thead>
-            <tr>
-              {tableHeader.map((h) => (
-                <th key={h} scope="col">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r, i) => (
-              <tr key={i} title={r.note}>
-                <th scope="row">{r.pace}</th>
-                <td>{r.direction}</td>
-                <td>max {r.quantity}</td>
-                <td className="num">{tableRows[i]?.[3]}</td>
-                <td className="num">{tableRows[i]?.[4]}</td>
-                <td className="num">{tableRows[i]?.[5]}</td>
-                <td className="num">{r.ci95}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <HeadedTable label="KPI thresholds per game class" header={tableHeader}>
+        {rows.map((r, i) => (
+          <tr key={i} title={r.note}>
+            <th scope="row">{r.pace}</th>
+            <td>{r.direction}</td>
+            <td>max {r.quantity}</td>
+            <td className="num">{tableRows[i]?.[3]}</td>
+            <td className="num">{tableRows[i]?.[4]}</td>
+            <td className="num">{tableRows[i]?.[5]}</td>
+            <td className="num">{r.ci95}</td>
+          </tr>
+        ))}
+      </HeadedTable>
     </Figure>
   );
 }

@@ -26,10 +26,10 @@ from qoelab.testing import AgentDouble, DryRunAgent, free_port, wait_until
 
 MANAGE = Path(settings.BACKEND_DIR) / "manage.py"
 
+Started = tuple[Lab, dict[str, Any], APIClient]
 
-def _setup(
-    researcher_client: APIClient, study: Study, url: str, token: str
-) -> tuple[Lab, dict[str, Any], APIClient]:
+
+def _setup(researcher_client: APIClient, study: Study, url: str, token: str) -> Started:
     study.owner = researcher_client.handler._force_user  # type: ignore[attr-defined]
     study.save()
     lab = Lab(researcher_client)
@@ -42,14 +42,22 @@ def _setup(
     return lab, session, screen
 
 
+@pytest.fixture
+def started(
+    researcher_client: APIClient, example_study: Study, dry_run_agent: DryRunAgent
+) -> Started:
+    """A session on a station of the dry-run agent, started, its questionnaire filled in."""
+    return _setup(researcher_client, example_study, dry_run_agent.url, dry_run_agent.token)
+
+
 @pytest.mark.slow
 @pytest.mark.django_db
 def test_agent_down_at_applying_pauses_and_resumes_when_it_is_back(
-    researcher_client: APIClient, example_study: Study, dry_run_agent: DryRunAgent
+    researcher_client: APIClient,
+    dry_run_agent: DryRunAgent,
+    started: Started,
 ) -> None:
-    lab, session, screen = _setup(
-        researcher_client, example_study, dry_run_agent.url, dry_run_agent.token
-    )
+    lab, session, screen = started
     sid = session["id"]
     dry_run_agent.stop()
     console = lab.post(f"/api/v1/sessions/{sid}/advance/")
@@ -122,11 +130,9 @@ def test_agent_reporting_a_different_state_pauses_the_session(
 @pytest.mark.slow
 @pytest.mark.django_db
 def test_a_duplicate_rating_submission_creates_one_rating(
-    researcher_client: APIClient, example_study: Study, dry_run_agent: DryRunAgent
+    started: Started,
 ) -> None:
-    lab, session, screen = _setup(
-        researcher_client, example_study, dry_run_agent.url, dry_run_agent.token
-    )
+    lab, session, screen = started
     sid = session["id"]
     lab.post(f"/api/v1/sessions/{sid}/advance/")
     lab.post(f"/api/v1/sessions/{sid}/advance/")
@@ -173,11 +179,11 @@ def test_a_participant_token_opens_its_own_session_only(
 @pytest.mark.slow
 @pytest.mark.django_db
 def test_the_scenario_timer_and_the_lease_heartbeat(
-    researcher_client: APIClient, example_study: Study, dry_run_agent: DryRunAgent
+    researcher_client: APIClient,
+    dry_run_agent: DryRunAgent,
+    started: Started,
 ) -> None:
-    lab, session, screen = _setup(
-        researcher_client, example_study, dry_run_agent.url, dry_run_agent.token
-    )
+    lab, session, screen = started
     sid = session["id"]
     lab.post(f"/api/v1/sessions/{sid}/advance/")
     # A controlled clock: the scenario started 20 s ago, the lease was renewed 20 s ago.
@@ -206,11 +212,10 @@ def test_the_scenario_timer_and_the_lease_heartbeat(
 @pytest.mark.slow
 @pytest.mark.django_db
 def test_a_session_paused_too_long_has_its_impairment_cleared(
-    researcher_client: APIClient, example_study: Study, dry_run_agent: DryRunAgent
+    dry_run_agent: DryRunAgent,
+    started: Started,
 ) -> None:
-    lab, session, _screen = _setup(
-        researcher_client, example_study, dry_run_agent.url, dry_run_agent.token
-    )
+    lab, session, _screen = started
     sid = session["id"]
     lab.post(f"/api/v1/sessions/{sid}/advance/")
     lab.post(f"/api/v1/sessions/{sid}/pause/", {"reason": "participant needs a break"})
