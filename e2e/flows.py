@@ -84,3 +84,12 @@ def open_results(page: Any) -> None:
         " return f && f.dataset.points !== '0' && !document.querySelector('progress'); }",
         timeout=180_000,
     )
+
+
+def study_rating_count(page: Any, app: LiveApp) -> int:
+    """The ratings the open study holds now: the rows of its tidy CSV export (one a rating)."""
+    page.wait_for_url(re.compile(r"/console/studies/\d+"))
+    study_id = re.search(r"/console/studies/(\d+)", page.url).group(1)  # type: ignore[union-attr]
+    response = page.request.get(f"{app.url}/api/v1/studies/{study_id}/export/csv/")
+    assert response.ok, f"export: {response.status} {response.text()[:500]}"
+    return len(response.text().strip().splitlines()) - 1

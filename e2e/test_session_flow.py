@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 from a11y import assert_accessible
-from flows import import_fixture_ratings, open_results, sign_in
+from flows import import_fixture_ratings, open_results, sign_in, study_rating_count
 from live_server import STATION_NAME, LiveApp
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -74,7 +75,7 @@ def test_a_complete_session_in_two_browser_contexts(live_app: LiveApp, contexts:
     form.get_by_role("button", name=re.compile("Create session")).click()
     console.wait_for_url(re.compile(r"/console/sessions/\d+$"))
     state = console.get_by_test_id("session-state")
-    assert state.inner_text() == "Not started"
+    expect(state).to_have_text("Not started")
     console.get_by_role("button", name="Start session").click()
     console.get_by_test_id("session-state").filter(has_text="Questionnaire").wait_for()
     link = console.get_by_test_id("participant-link").get_attribute("href")
@@ -93,7 +94,7 @@ def test_a_complete_session_in_two_browser_contexts(live_app: LiveApp, contexts:
     heading(screen, "A few questions before you play")
     assert_accessible(screen, "questionnaire")
     screen.get_by_role("button", name="Continue").click()  # nothing answered: inline errors
-    assert screen.get_by_text("Please answer this question.").count() >= 2
+    expect(screen.get_by_text("Please answer this question.").nth(1)).to_be_visible()
     screen.get_by_label("Your age (years)").fill("27")
     screen.get_by_role("group", name="How would you rate your gaming skill?").get_by_label(
         "Medium"
@@ -142,7 +143,7 @@ def test_a_complete_session_in_two_browser_contexts(live_app: LiveApp, contexts:
         screen.get_by_text(f"Round {position} of {SCENARIOS}").wait_for()
         if position == 1:
             assert_accessible(screen, "rating form")
-            assert screen.locator("input[type=radio]:checked").count() == 0  # no default value
+            expect(screen.locator("input[type=radio]:checked")).to_have_count(0)  # no default
             screen.keyboard.press("Enter")  # cannot be skipped
             screen.get_by_text("Please choose a rating first.").wait_for()
         if position == 2:
@@ -177,6 +178,7 @@ def test_a_complete_session_in_two_browser_contexts(live_app: LiveApp, contexts:
     assert_accessible(screen, "thanks")
 
     console.get_by_test_id("session-state").filter(has_text="Completed").wait_for()
+    expect(console.locator(".order__item--done")).to_have_count(SCENARIOS)
     ratings = console.locator(".order__item--done").all_inner_texts()
     assert len(ratings) == SCENARIOS
     assert [int(re.search(r"rated (\d)", r).group(1)) for r in ratings] == [  # type: ignore[union-attr]
@@ -202,16 +204,22 @@ def test_results_explorer_shows_every_figure_for_the_study(
     researcher_context, _ = contexts
     page = researcher_context.new_page()
     page.goto(live_app.url + "/console")
-    # Signed in already (same browser context as the session test), unless run alone.
+    # Signed in already when the session test ran first in this context; not when run alone.
     page.get_by_role("heading", name=re.compile(r"^(Studies|Researcher sign-in)$")).wait_for()
     if "/login" in page.url:
         sign_in(page, live_app)
     page.get_by_role("link", name=re.compile("Cloud gaming QoE")).first.click()
+    # Independent of the other tests: whatever sessions ran before, the summary counts
+    # them plus the 790 imported ratings.
+    before = study_rating_count(page, live_app)
     import_fixture_ratings(page, live_app)
-    assert page.get_by_role("table", name="Sessions per game").locator("tbody tr").count() == GAMES
+    # The list reloads after the import: expect() waits for the new rows.
+    expect(page.get_by_role("table", name="Sessions per game").locator("tbody tr")).to_have_count(
+        GAMES
+    )
     open_results(page)
     summary = page.get_by_test_id("analysis-summary").inner_text()
-    assert summary.startswith("800 ratings"), summary  # 790 imported + the live session's 10
+    assert summary.startswith(f"{before + 790} ratings"), (before, summary)
 
     def points(chart: str) -> int:
         figure = page.locator(f"figure[data-chart='{chart}']")
@@ -250,11 +258,11 @@ def test_results_explorer_shows_every_figure_for_the_study(
             chart,
         )
         assert drawn, chart
-    assert page.locator("figure[data-chart='decision-tree'] svg g[data-node]").count() == points(
-        "decision-tree"
+    expect(page.locator("figure[data-chart='decision-tree'] svg g[data-node]")).to_have_count(
+        points("decision-tree")
     )
     heat = page.get_by_role("table", name=f"M1 vs M2 ratings, {GAME}")
-    assert heat.locator("td").count() == 25
+    expect(heat.locator("td")).to_have_count(25)
 
     # Filters: one game.
     page.get_by_label("Game", exact=True).select_option(GAME)

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from live_server import LiveApp
+from playwright.sync_api import expect
 
 TABLE_4_1_CODES = ["B", "D1", "D2", "D3", "L1", "L2", "M1", "M2", "A1", "A2"]
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.browser
 def test_overview_lists_the_ten_scenarios_and_three_games(live_app: LiveApp, page: Any) -> None:
     page.goto(live_app.url + "/")
     scenarios = page.get_by_role("table", name="Network scenarios")
-    scenarios.wait_for()
+    expect(scenarios.locator("tbody tr")).to_have_count(len(TABLE_4_1_CODES))
     codes = scenarios.locator("tbody tr th[scope=row]").all_inner_texts()
     assert [code.strip() for code in codes] == TABLE_4_1_CODES
 
@@ -26,7 +27,7 @@ def test_overview_lists_the_ten_scenarios_and_three_games(live_app: LiveApp, pag
     assert cells[4] == "120" and cells[6] in {"1", "1.0"}
 
     games = page.get_by_role("table", name="Games")
-    assert games.locator("tbody tr").count() == 3
+    expect(games.locator("tbody tr")).to_have_count(3)
     assert page.get_by_role("heading", level=1).inner_text().strip() != ""
 
 

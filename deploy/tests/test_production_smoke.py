@@ -234,10 +234,29 @@ def _worker_ready(api: Api, worker: Process) -> dict[str, Any]:
         return f"{worker.name}@" in worker.text() and " ready." in worker.text()
 
     wait_for(f"worker {worker.name}", ready, timeout=60)
-    response = api.http.get(f"{api.base_url}/healthz?worker=1", timeout=10)
-    body: dict[str, Any] = response.json()
-    assert response.status_code == 200 and body["worker"]["ok"], body
-    return body
+    # A worker that has just started may still be busy with a redelivered job (it runs
+    # one task at a time), so the ping waits behind it: the probe answers 503 until the
+    # job is done. Ask again within a bound instead of judging the first answer.
+    last: dict[str, Any] = {}
+
+    def answers() -> dict[str, Any] | None:
+        worker.check_alive()
+        try:
+            response = api.http.get(f"{api.base_url}/healthz?worker=1", timeout=10)
+            last.update(status=response.status_code, body=response.json())
+        except (requests.RequestException, ValueError) as exc:
+            last.update(status=None, body=repr(exc))
+            return None
+        body: dict[str, Any] = last["body"]
+        return body if response.status_code == 200 and body["worker"]["ok"] else None
+
+    try:
+        result: dict[str, Any] = wait_for(
+            f"worker {worker.name} to answer /healthz?worker=1", answers, 120, interval=1.0
+        )
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; last answer: {last}") from None
+    return result
 
 
 def _check_production_mode(stack: Stack, researcher: Api) -> None:

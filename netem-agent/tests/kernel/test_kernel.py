@@ -192,7 +192,11 @@ def test_asymmetric_only_named_direction(
     assert entry["put_status"] == 200
     assert entry[clean]["median_ms"] < 1.0, entry[clean]
     assert entry[clean]["lost"] == 0, entry[clean]
-    assert valid(entry[clean])["max_ms"] < 60, entry[clean]  # no packet got the 120 ms
+    # The clean direction carries no netem: were it shaped, every packet would take
+    # >= 120 ms. A single maximum is not evidence either way, because a host under load
+    # can hold one packet for 100 ms in the UML scheduler; the 99th percentile of 3,000
+    # probes moves only if more than 30 packets were held, which load alone never did.
+    assert valid(entry[clean])["p99_ms"] < 60, entry[clean]
     assert abs(entry[impaired]["median_ms"] - 120) <= DELAY_TOLERANCE_MS, entry[impaired]
     assert entry[impaired]["min_ms"] >= 119, entry[impaired]
     assert entry[impaired]["lost"] > 0, entry[impaired]
@@ -334,7 +338,9 @@ def test_flow_filter_shapes_only_the_game_flow(uml_results: dict[str, Any]) -> N
     assert abs(sec["game_upstream"]["median_ms"] - 80) <= DELAY_TOLERANCE_MS
     assert abs(sec["game_downstream"]["median_ms"] - 40) <= DELAY_TOLERANCE_MS
     for other in ("other_upstream", "other_downstream"):
-        assert valid(sec[other])["max_ms"] < 20, sec[other]
+        # p99, not max: see test_asymmetric_only_named_direction (one packet held by a
+        # busy host is scheduling noise; the shaped flow takes >= 40 ms for every packet).
+        assert valid(sec[other])["p99_ms"] < 20, sec[other]
         assert sec[other]["lost"] == 0
     assert sec["ping"]["median_rtt_ms"] < 20  # ICMP is not the game flow
     assert sec["after_clear"] == {"rc": ORIGINAL, "rs": ORIGINAL}
