@@ -38,14 +38,7 @@ test: $(VENV_STAMP) $(FRONTEND_BUILD)
 	scripts/run-tests.sh
 
 lint: $(VENV_STAMP) $(NODE_STAMP)
-	.venv/bin/ruff format --check .
-	.venv/bin/ruff check .
-	.venv/bin/mypy --config-file backend/pyproject.toml backend/src
-	.venv/bin/mypy --config-file analysis/pyproject.toml analysis/src
-	.venv/bin/mypy --config-file netem-agent/pyproject.toml netem-agent/src
-	npm run --prefix frontend --silent typecheck
-	npm run --prefix frontend --silent lint
-	scripts/lint-deploy.sh
+	scripts/lint.sh
 
 format: $(VENV_STAMP)
 	.venv/bin/ruff format .

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Every linter of the project, each run even after another fails, then one summary line.
+# Exit 1 when any linter fails, naming which; `make lint` and CI (.ci/run) call this.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+failed=()
+
+check() {  # check NAME COMMAND...
+  local name=$1
+  shift
+  echo "== $name: $*"
+  "$@" || failed+=("$name")
+}
+
+check ruff-format .venv/bin/ruff format --check .
+check ruff .venv/bin/ruff check .
+for package in backend analysis netem-agent; do
+  check "mypy-$package" .venv/bin/mypy --config-file "$package/pyproject.toml" "$package/src"
+done
+check tsc npm run --prefix frontend --silent typecheck
+check eslint npm run --prefix frontend --silent lint
+check deploy scripts/lint-deploy.sh
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "lint: FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "lint: all clean"
