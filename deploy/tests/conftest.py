@@ -11,3 +11,8 @@ def pytest_configure(config: pytest.Config) -> None:
         "system: starts the production stack as separate processes (gunicorn, Celery "
         "worker, dry-run agent) against PostgreSQL and Redis; deselect with -m 'not system'",
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: runs a whole tool chain on a copy of the tree (e.g. the CI gate with "
+        "`make lint`); deselect with -m 'not slow'",
+    )
