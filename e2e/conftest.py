@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from live_server import CHROMIUM, CHROMIUM_ARGS, REPO, LiveApp, serve_app
-
-
-def require(condition: bool, reason: str) -> None:
-    """Skip — or, with QOELAB_STRICT=1 as in CI, fail — when a prerequisite is missing."""
-    if condition:
-        return
-    if os.environ.get("QOELAB_STRICT") == "1":
-        pytest.fail(f"required in strict mode (QOELAB_STRICT=1): {reason}")
-    pytest.skip(reason)
+from qoelab_testkit.prerequisites import require
 
 
 @pytest.fixture(scope="session")

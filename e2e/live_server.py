@@ -1,9 +1,14 @@
-"""Start QoE Lab as `make demo` runs it (own SQLite file, example study) on a free port.
+"""Start QoE Lab with the example study on a free port, for the browser tests and
+`make screenshots`.
+
+Where DATABASE_URL is set (CI sets it, with CELERY_BROKER_URL), the app runs on its own
+PostgreSQL database and its own pair of Redis databases, with a Celery worker as a
+separate process, as in production; in strict mode (QOELAB_STRICT=1) that is required.
+Otherwise it runs as `make demo` does: an SQLite file and in-process tasks.
 
 Besides the web server it starts a netem agent in dry-run mode (it records the operations
 it would perform and changes no interface) on another free port, registers it as the
 station "Seat 1", and creates the demo researcher account (researcher / qoelab-demo).
-Shared by the browser tests and by `make screenshots`.
 """
 
 from __future__ import annotations
@@ -18,6 +23,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from qoelab_testkit.prerequisites import require, strict
+from qoelab_testkit.processes import Process
+from qoelab_testkit.services import isolated_services
+from qoelab_testkit.waiting import wait_for
 
 REPO = Path(__file__).resolve().parents[1]
 MANAGE = REPO / "backend" / "manage.py"
@@ -158,11 +168,75 @@ def dry_run_agent(directory: Path) -> Iterator[str]:
 
 
 @contextmanager
+def backing_services() -> Iterator[dict[str, str]]:
+    """The app's database and broker settings: an own PostgreSQL database and Redis pair
+    where DATABASE_URL is set; none (SQLite, in-process tasks) otherwise."""
+    if not os.environ.get("DATABASE_URL", "").strip():
+        require(
+            not strict(),
+            "the browser suite runs against PostgreSQL and Redis in strict mode: "
+            "set DATABASE_URL and CELERY_BROKER_URL",
+        )
+        yield {}
+        return
+    with isolated_services("the browser suite", prefix="qoelab_e2e") as services:
+        yield {
+            "DATABASE_URL": services.database_url,
+            "CELERY_BROKER_URL": services.broker_url,
+            "CELERY_RESULT_BACKEND": services.result_url,
+        }
+
+
+@contextmanager
+def celery_worker(env: dict[str, str], log_dir: Path) -> Iterator[Process | None]:
+    """A Celery worker as the Procfile starts it, when a broker is configured."""
+    if not env.get("CELERY_BROKER_URL"):
+        yield None
+        return
+    celery = Path(sys.executable).with_name("celery")
+    worker = Process(
+        "worker",
+        [
+            str(celery),
+            "--app",
+            "qoelab",
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            "1",
+            "--hostname",
+            "e2e@%h",
+        ],
+        {**env, "PYTHONUNBUFFERED": "1"},
+        log_dir,
+        cwd=REPO,
+    ).start()
+    try:
+
+        def ready() -> bool:
+            worker.check_alive()
+            return " ready." in worker.text()
+
+        wait_for("the Celery worker", ready, timeout=90, interval=0.2)
+        yield worker
+    finally:
+        worker.terminate(timeout=20)
+
+
+@contextmanager
 def serve_app(data_dir: Path) -> Iterator[LiveApp]:
-    """Migrate a fresh SQLite database in ``data_dir``, load the example study, start a
-    dry-run agent with its station and the demo researcher account, and serve it all."""
+    """Migrate a fresh database, load the example study, start a dry-run agent with its
+    station, the demo researcher account and (with a broker) a Celery worker; serve it all."""
+    with backing_services() as backing, _serve(data_dir, backing) as app:
+        yield app
+
+
+@contextmanager
+def _serve(data_dir: Path, backing: dict[str, str]) -> Iterator[LiveApp]:
     env = {
-        **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}},
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "CELERY_"))},
+        **backing,
         "QOELAB_DATA_DIR": str(data_dir),
     }
     port = free_port()
@@ -185,7 +259,7 @@ def serve_app(data_dir: Path) -> Iterator[LiveApp]:
             "dry-run agent (records operations, changes no interface)",
             "--check",
         )
-        with (data_dir / "server.log").open("wb") as log:
+        with celery_worker(env, data_dir), (data_dir / "server.log").open("wb") as log:
             server = subprocess.Popen(
                 [sys.executable, str(MANAGE), "runserver", f"127.0.0.1:{port}", "--noreload"],
                 env=env,

@@ -203,11 +203,7 @@ def test_results_explorer_shows_every_figure_for_the_study(
 ) -> None:
     researcher_context, _ = contexts
     page = researcher_context.new_page()
-    page.goto(live_app.url + "/console")
-    # Signed in already when the session test ran first in this context; not when run alone.
-    page.get_by_role("heading", name=re.compile(r"^(Studies|Researcher sign-in)$")).wait_for()
-    if "/login" in page.url:
-        sign_in(page, live_app)
+    sign_in(page, live_app)
     page.get_by_role("link", name=re.compile("Cloud gaming QoE")).first.click()
     # Independent of the other tests: whatever sessions ran before, the summary counts
     # them plus the 790 imported ratings.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 import pytest
@@ -35,3 +37,17 @@ def test_client_side_routes_are_served_by_the_app_shell(live_app: LiveApp, page:
     response = page.goto(live_app.url + "/no/such/page")
     assert response is not None and response.status == 200
     page.get_by_text("not found", exact=False).first.wait_for()
+
+
+def test_the_app_runs_on_the_configured_database_and_broker(live_app: LiveApp) -> None:
+    """In CI (DATABASE_URL set) the browser suite exercises PostgreSQL and a Celery worker
+    on Redis, not the demo's SQLite and in-process tasks."""
+    with urllib.request.urlopen(f"{live_app.url}/healthz?worker=1", timeout=30) as response:
+        health = json.load(response)
+    if live_app.env.get("DATABASE_URL"):
+        assert health["database"]["vendor"] == "postgresql", health
+        assert health["broker"]["mode"] == "broker", health
+        assert health["worker"]["ok"], health
+    else:
+        assert health["database"]["vendor"] == "sqlite", health
+        assert health["broker"]["mode"] == "in-process", health

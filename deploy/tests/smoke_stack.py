@@ -17,226 +17,39 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import signal
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import pytest
 import requests
+from qoelab_testkit.processes import Process as BaseProcess
+from qoelab_testkit.services import Services, isolated_services
+from qoelab_testkit.waiting import free_port, wait_for
+
+__all__ = ["Api", "Process", "Services", "Stack", "free_port", "services", "wait_for"]
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 MANAGE = REPO / "backend" / "manage.py"
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/postgres"
-DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
-#: Pairs of Redis database numbers (broker, results) a smoke run may claim.
-REDIS_DB_PAIRS = ((10, 11), (12, 13), (14, 15))
-REDIS_CLAIM_KEY = "qoelab-smoke:claim"
 #: Variables of the calling environment that must not leak into the stack's processes.
 FOREIGN_PREFIXES = ("DATABASE_URL", "CELERY_", "DJANGO_", "QOELAB_", "GUNICORN_", "NETEM_AGENT_")
 
 
-def require(condition: bool, reason: str) -> None:
-    """Skip — or, with QOELAB_STRICT=1 as in CI, fail — when a prerequisite is missing."""
-    if condition:
-        return
-    if os.environ.get("QOELAB_STRICT") == "1":
-        pytest.fail(f"required in strict mode (QOELAB_STRICT=1): {reason}")
-    pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for(what: str, condition: Callable[[], Any], timeout: float, interval: float = 0.1) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        time.sleep(interval)
-
-
-# --- PostgreSQL and Redis --------------------------------------------------------------------
-
-
-@dataclass
-class Services:
-    database_url: str  # the server's URL with the smoke database's name
-    broker_url: str
-    result_url: str
-    database: str
-    admin_url: str  # where CREATE/DROP DATABASE are sent
-    redis_dbs: tuple[int, int] = (0, 0)
-    run_id: str = field(default_factory=lambda: secrets.token_hex(4))
-
-
-def _with_path(url: str, path: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path=path, query="", fragment=""))
-
-
-def _redis_client(url: str) -> Any:
-    import redis
-
-    return redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=10)
-
-
 @contextlib.contextmanager
 def services() -> Iterator[Services]:
-    """An own PostgreSQL database and an own pair of Redis databases, for the duration."""
-    database_url = os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
-    broker_url = os.environ.get("CELERY_BROKER_URL", "").strip() or DEFAULT_BROKER_URL
-    require(
-        urlsplit(database_url).scheme in {"postgres", "postgresql"},
-        f"the production smoke test needs PostgreSQL; DATABASE_URL is {urlsplit(database_url).scheme}://…",
-    )
-    require(
-        urlsplit(broker_url).scheme == "redis",
-        f"the production smoke test needs Redis; CELERY_BROKER_URL is {urlsplit(broker_url).scheme}://…",
-    )
-    import psycopg
-
-    try:
-        with psycopg.connect(database_url, connect_timeout=3) as connection:
-            connection.execute("SELECT 1")
-        postgres_error = ""
-    except psycopg.Error as exc:
-        postgres_error = str(exc).strip().splitlines()[0]
-    require(
-        not postgres_error,
-        f"no PostgreSQL at {_with_path(database_url, '')} ({postgres_error}); "
-        "set DATABASE_URL to a server where this user may create databases",
-    )
-    try:
-        _redis_client(broker_url).ping()
-        redis_error = ""
-    except Exception as exc:
-        redis_error = str(exc)
-    require(not redis_error, f"no Redis at {_with_path(broker_url, '')} ({redis_error})")
-
-    run = Services(
-        database_url="",
-        broker_url="",
-        result_url="",
-        database="",
-        admin_url=database_url,
-    )
-    run.database = f"qoelab_smoke_{run.run_id}"
-    run.database_url = _with_path(database_url, f"/{run.database}")
-    run.redis_dbs = _claim_redis(broker_url, run.run_id)
-    run.broker_url = _with_path(broker_url, f"/{run.redis_dbs[0]}")
-    run.result_url = _with_path(broker_url, f"/{run.redis_dbs[1]}")
-    try:
-        with psycopg.connect(database_url, autocommit=True) as connection:
-            connection.execute(f'CREATE DATABASE "{run.database}"')
-        try:
-            yield run
-        finally:
-            with psycopg.connect(database_url, autocommit=True) as connection:
-                connection.execute(f'DROP DATABASE IF EXISTS "{run.database}" WITH (FORCE)')
-    finally:
-        for number in run.redis_dbs:
-            _redis_client(_with_path(broker_url, f"/{number}")).flushdb()
+    """The smoke run's own PostgreSQL database and pair of Redis databases."""
+    with isolated_services("the production smoke test", prefix="qoelab_smoke") as run:
+        yield run
 
 
-def _claim_redis(broker_url: str, run_id: str) -> tuple[int, int]:
-    """Claim a free pair of Redis databases (another smoke run may be using one)."""
-    for broker_db, result_db in REDIS_DB_PAIRS:
-        claim = _redis_client(_with_path(broker_url, f"/{broker_db}"))
-        if not claim.set(REDIS_CLAIM_KEY, run_id, nx=True, ex=900):
-            continue
-        for key in claim.scan_iter(count=1000):  # leftovers of an interrupted run
-            if key != REDIS_CLAIM_KEY.encode():
-                claim.delete(key)
-        _redis_client(_with_path(broker_url, f"/{result_db}")).flushdb()
-        return broker_db, result_db
-    pytest.fail(f"every Redis database pair {REDIS_DB_PAIRS} is claimed by another smoke run")
-
-
-# --- processes -------------------------------------------------------------------------------
-
-
-class Process:
-    """One long-running process of the stack, in its own process group, logging to a file."""
+class Process(BaseProcess):
+    """A process of the stack: started in the repository, with the stack's environment."""
 
     def __init__(self, name: str, argv: list[str], env: dict[str, str], log_dir: Path) -> None:
-        self.name = name
-        self.argv = argv
-        self.env = env
-        self.log = log_dir / f"{name}.log"
-        self.popen: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> Process:
-        with self.log.open("ab") as log:
-            self.popen = subprocess.Popen(
-                self.argv,
-                cwd=REPO,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # own process group: pgid == pid
-            )
-        return self
-
-    @property
-    def pid(self) -> int:
-        assert self.popen is not None
-        return self.popen.pid
-
-    def alive(self) -> bool:
-        return self.popen is not None and self.popen.poll() is None
-
-    def check_alive(self) -> None:
-        if not self.alive():
-            code = None if self.popen is None else self.popen.returncode
-            raise AssertionError(f"{self.name} exited (code {code}):\n{self.tail()}")
-
-    def finish(self, timeout: float = 120) -> None:
-        """Wait for a one-shot command; it must succeed."""
-        assert self.popen is not None
-        code = self.popen.wait(timeout=timeout)
-        assert code == 0, f"{self.name} failed (code {code}):\n{self.tail()}"
-
-    def kill_group(self) -> None:
-        """SIGKILL the process and every process it started (a crash, power loss)."""
-        if self.popen is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        self.popen.wait(timeout=10)
-
-    def terminate(self, timeout: float = 15.0) -> int:
-        """SIGTERM to the main process (warm shutdown); SIGKILL the group after ``timeout``."""
-        if self.popen is None:
-            return 0
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-            try:
-                self.popen.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.kill_group()
-        with contextlib.suppress(ProcessLookupError):  # children left behind, if any
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        return self.popen.returncode
-
-    def text(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-    def tail(self, lines: int = 80) -> str:
-        return "\n".join(self.text().splitlines()[-lines:])
+        super().__init__(name, argv, env, log_dir, cwd=REPO)
 
 
 class Stack:
