@@ -2,14 +2,14 @@
 # Run every test suite, even after one fails, then print one summary.
 # QOELAB_STRICT=1 (set by .ci/run) turns a missing prerequisite or any skipped test into a
 # failure: CI must run every suite for real.
-# Usage: scripts/run-tests.sh [suite...]   (default: all; suites: backend analysis agent deploy frontend browser)
+# Usage: scripts/run-tests.sh [suite...]   (default: all; suites: testkit backend analysis agent deploy frontend browser)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RESULTS=var/test-results
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(backend analysis agent deploy frontend browser)
+[ ${#suites[@]} -eq 0 ] && suites=(testkit backend analysis agent deploy frontend browser)
 status=0
 
 run_suite() {  # run_suite NAME COMMAND...
@@ -32,6 +32,7 @@ pytest_suite() {  # pytest_suite NAME DIR [ARGS...]
 
 for suite in "${suites[@]}"; do
   case "$suite" in
+    testkit) pytest_suite testkit testkit ;;
     backend) pytest_suite backend backend ;;
     analysis) pytest_suite analysis analysis ;;
     agent)
