@@ -14,7 +14,12 @@ class Process:
     """One long-running process, in its own process group, logging to ``log_dir/name.log``."""
 
     def __init__(
-        self, name: str, argv: list[str], env: dict[str, str], log_dir: Path, cwd: Path | None = None
+        self,
+        name: str,
+        argv: list[str],
+        env: dict[str, str],
+        log_dir: Path,
+        cwd: Path | None = None,
     ) -> None:
         self.name = name
         self.argv = argv
