@@ -18,9 +18,8 @@ from qoe_analysis.tree import (
     predict,
     predict_proba,
     reduced_error_prune,
-    rule_matches,
-    tree_rules,
 )
+from qoe_analysis.tree_rules import rule_matches, tree_rules
 
 _LINE = re.compile(r"^((?:\|   )*)(\S+) (<|>=|=) ([^:]+?)(?: : .*)?$")
 

@@ -269,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    from qoe_analysis.policy.document import PolicyError
+    from qoe_analysis.policy.schema import PolicyError
 
     try:
         if args.command == "analyze":

@@ -38,7 +38,8 @@ from qoe_analysis.reliability import (
 from qoe_analysis.sos_hypothesis import fit_sos_parameter
 from qoe_analysis.tabular import group_codes
 from qoe_analysis.thresholds import kpi_thresholds
-from qoe_analysis.tree import fit_rep_tree, predict, tree_rules, tree_to_dict
+from qoe_analysis.tree import fit_rep_tree, predict
+from qoe_analysis.tree_rules import tree_rules, tree_to_dict
 from qoe_analysis.validation import RatingsValidationError, validate_ratings
 
 __all__ = ["analyze", "factor_frame", "json_ready"]

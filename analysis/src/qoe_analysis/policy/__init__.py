@@ -10,16 +10,10 @@ Library entry points (the backend endpoint calls the first two)::
 """
 
 from qoe_analysis.policy.adapters.common import Topology
-from qoe_analysis.policy.document import (
-    POLICY_SCHEMA_ID,
-    POLICY_VERSION,
-    PolicyError,
-    build_policy,
-    load_schema,
-    validate_policy,
-)
+from qoe_analysis.policy.document import POLICY_SCHEMA_ID, POLICY_VERSION, build_policy
 from qoe_analysis.policy.evaluate import evaluate_policy
 from qoe_analysis.policy.export import FORMATS, MEDIA_TYPES, export_policy
+from qoe_analysis.policy.schema import PolicyError, load_schema, validate_policy
 
 __all__ = [
     "FORMATS",

@@ -34,14 +34,12 @@ each holds with every other network factor at 0; the evaluator checks combinatio
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import math
 from collections.abc import Mapping
-from functools import cache
-from importlib import resources
 from typing import Any, Final
 
 from qoe_analysis import __version__
+from qoe_analysis.policy.schema import PolicyError, validate_policy
 from qoe_analysis.policy.standards import dscp_mapping, select_5qi, select_y1541
 
 __all__ = [
@@ -50,10 +48,7 @@ __all__ = [
     "POLICY_SCHEMA_ID",
     "POLICY_VERSION",
     "FlowMatch",
-    "PolicyError",
     "build_policy",
-    "load_schema",
-    "validate_policy",
 ]
 
 POLICY_VERSION: Final = "1.0"
@@ -88,43 +83,6 @@ DEFAULT_FLOWS: Final[Mapping[str, FlowMatch]] = {
         "note": "placeholder: RFC 5737 documentation address; pass the game server's address",
     }
 }
-
-
-class PolicyError(ValueError):
-    """Input that cannot become (or is not) a valid policy; the message is one line."""
-
-
-@cache
-def load_schema(name: str = "qoe-policy") -> dict[str, Any]:
-    """A JSON Schema shipped in ``qoe_analysis/policy/schemas/`` (without ``.schema.json``)."""
-    text = (
-        resources.files("qoe_analysis.policy")
-        .joinpath("schemas", f"{name}.schema.json")
-        .read_text(encoding="utf-8")
-    )
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
-def validate_against(instance: Any, schema_name: str, what: str) -> None:
-    """Raise :class:`PolicyError` naming the first schema violation (JSON path + message)."""
-    import jsonschema  # type: ignore[import-untyped]
-
-    schema = load_schema(schema_name)
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
-    if errors:
-        error = errors[0]
-        path = "/".join(str(p) for p in error.absolute_path) or "(root)"
-        message = " ".join(error.message.split())
-        if len(message) > 200:
-            message = message[:197] + "..."
-        raise PolicyError(f"{what}: {path}: {message}")
-
-
-def validate_policy(policy: Any) -> None:
-    """Validate a policy against the published schema (raises :class:`PolicyError`)."""
-    validate_against(policy, "qoe-policy", "invalid policy")
 
 
 def _finite(value: Any) -> float | None:

@@ -29,7 +29,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from qoe_analysis.policy.document import PolicyError, validate_against, validate_policy
+from qoe_analysis.policy.schema import PolicyError, validate_against, validate_policy
 
 __all__ = ["evaluate_policy", "mos_band", "tree_p_acceptable"]
 

@@ -12,7 +12,7 @@ from qoe_analysis.policy.adapters.ietf import to_ietf_json
 from qoe_analysis.policy.adapters.onos import to_onos_json
 from qoe_analysis.policy.adapters.ovs import to_ovs_script
 from qoe_analysis.policy.adapters.rest_qos import to_rest_qos_json
-from qoe_analysis.policy.document import PolicyError, validate_policy
+from qoe_analysis.policy.schema import PolicyError, validate_policy
 
 __all__ = ["FORMATS", "MEDIA_TYPES", "export_policy"]
 

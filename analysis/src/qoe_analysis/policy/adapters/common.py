@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from qoe_analysis.policy.document import PolicyError
+from qoe_analysis.policy.schema import PolicyError
 
 __all__ = ["ExportedFlow", "Topology", "exported_flows", "header_lines"]
 

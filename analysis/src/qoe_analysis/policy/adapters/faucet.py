@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from qoe_analysis.policy.adapters.common import Topology, exported_flows, header_lines
-from qoe_analysis.policy.document import PolicyError
+from qoe_analysis.policy.schema import PolicyError
 
 __all__ = ["FAUCET_LIMITS", "check_meters", "faucet_config", "to_faucet_yaml"]
 
