@@ -19,6 +19,7 @@ for package in backend analysis netem-agent testkit; do
 done
 check tsc npm run --prefix frontend --silent typecheck
 check eslint npm run --prefix frontend --silent lint
+check api-types scripts/api-types.sh check
 check deploy scripts/lint-deploy.sh
 
 if [ ${#failed[@]} -gt 0 ]; then

@@ -1,110 +1,59 @@
-/** Types of the QoE Lab REST API (`/api/v1/`). Keep in sync with the Django serializers. */
+/**
+ * Types of the QoE Lab REST API (`/api/v1/`): thin aliases of the types generated from the
+ * backend's OpenAPI schema (`schema.d.ts`, `npm run api:types`; `make lint` fails on drift).
+ *
+ * Two adjustments, both stated here rather than scattered through the components:
+ *  - {@link Complete}: a model serializer writes every field into a response, but the schema
+ *    marks a field with a model default optional (the same serializer reads requests too);
+ *  - {@link Refine}: a few JSON columns are `unknown` (or a loose dict) in the schema; their
+ *    documented shape is spelled out below, next to the field.
+ */
+import type { components } from './schema';
 
-export type Pace = 'fast' | 'medium' | 'slow';
+type Schemas = components['schemas'];
+
+/** A response body: every property present, recursively (arrays and nested objects). */
+export type Complete<T> = T extends readonly (infer E)[]
+  ? Complete<E>[]
+  : T extends object
+    ? { -readonly [K in keyof T]-?: Complete<T[K]> }
+    : T;
+
+/** `Base` with the properties of `Exact` replaced by their precise types. */
+export type Refine<Base, Exact> = Omit<Base, keyof Exact> & Exact;
+
+export type Pace = Schemas['PaceEnum'];
+export type OrderPolicy = Schemas['OrderPolicyEnum'];
+/** Language of the participant's screens. */
+export type StudyLanguage = Schemas['LanguageEnum'];
+export type QuestionKind = Schemas['KindEnum'];
+export type Skill = Schemas['SkillEnum'];
+export type SessionState = Schemas['SessionStateEnum'];
+export type JobState = Schemas['AnalysisJobStateEnum'];
 
 /** Network impairment applied in one direction of a scenario. */
-export interface Impairment {
-  delay_ms: number;
-  jitter_ms: number;
-  loss_pct: number;
-}
-
+export type Impairment = Complete<Schemas['Impairment']>;
+export type Game = Complete<Schemas['Game']>;
+/** `upstream`: client → server; `downstream`: server → client. */
+export type Scenario = Complete<Schemas['Scenario']>;
 /** `GET /api/v1/studies/` item. */
-export interface StudySummary {
-  id: number;
-  slug: string;
-  title: string;
-  description: string;
-  game_count: number;
-  scenario_count: number;
-}
-
-export interface Game {
-  id: number;
-  name: string;
-  pace: Pace;
-  /** Sent by the backend serializer; not part of the minimal contract. */
-  genre?: string;
-}
-
-export interface Scenario {
-  id: number;
-  code: string;
-  label: string;
-  position: number;
-  is_baseline: boolean;
-  /** client → server */
-  upstream: Impairment;
-  /** server → client */
-  downstream: Impairment;
-}
-
-/** `GET /api/v1/studies/{id}/` — scenarios are ordered by position. */
-export interface StudyDetail {
-  id: number;
-  slug: string;
-  title: string;
-  description: string;
-  games: Game[];
-  scenarios: Scenario[];
-}
+export type StudySummary = Complete<Schemas['StudySummary']>;
+/**
+ * A study question (the pre/post questionnaire beyond the built-in consent/age/skill). Not
+ * {@link Complete}: it is a plain serializer over a stored dict, which omits an absent optional key.
+ */
+export type Question = Schemas['Question'];
+/** `GET /api/v1/studies/{id}/` — scenarios ordered by position, with the writable settings. */
+export type StudyDetail = Refine<Complete<Schemas['StudyDetail']>, { questionnaire: Question[] }>;
+/** `GET /api/v1/auth/me/` — the signed-in researcher (any account; staff is not needed). */
+export type Researcher = Complete<Schemas['Researcher']>;
+export type Participant = Complete<Schemas['Participant']>;
 
 /** Error body returned by the API with a 4xx/5xx status. */
-export interface ApiErrorBody {
-  detail: string;
-}
+export type ApiErrorBody = Schemas['Detail'];
 
-// --- researcher console -------------------------------------------------------------------
-
-export type OrderPolicy = 'random' | 'latin_square';
-/** Language of the participant's screens. */
-export type StudyLanguage = 'en' | 'de';
-
-/** `GET /api/v1/auth/me/` — the signed-in researcher (any account; staff is not needed). */
-export interface Researcher {
-  id: number;
-  username: string;
-  is_staff: boolean;
-}
-export type QuestionKind = 'choice' | 'text' | 'integer' | 'boolean';
-
-/** A study question (the pre/post questionnaire beyond the built-in consent/age/skill). */
-export interface Question {
-  key: string;
-  phase: 'pre' | 'post';
-  kind: QuestionKind;
-  text: string;
-  choices?: string[];
-  min?: number;
-  max?: number;
-  required: boolean;
-}
-
-/** `GET /api/v1/studies/{id}/` with its writable settings. */
-export interface StudyFull extends StudyDetail {
-  owner: string | null;
-  version: number;
-  scale_labels: string[];
-  seconds_per_scenario: number;
-  free_play_minutes: number;
-  order_policy: OrderPolicy;
-  retest_round: boolean;
-  questionnaire: Question[];
-  language: StudyLanguage;
-}
-
-export interface Station {
-  id: number;
-  name: string;
-  agent_url: string;
-  topology: string;
-  notes: string;
-  last_checked_at: string | null;
-  last_check_ok: boolean | null;
-  last_check_message: string;
-  agent_capabilities: AgentCapabilities | null;
-  busy_with_session: number | null;
-}
+/** The verified state the agent read back from the kernel, per direction. */
+export type InstalledProfile = Record<string, Partial<Impairment> & Record<string, unknown>>;
 
 /** What the netem agent reports about itself (GET /v1/capabilities of the agent). */
 export interface AgentCapabilities {
@@ -117,143 +66,51 @@ export interface AgentCapabilities {
   [key: string]: unknown;
 }
 
+export type Station = Refine<Complete<Schemas['Station']>, { agent_capabilities: AgentCapabilities | null }>;
+
 /** `POST /api/v1/stations/{id}/apply-baseline/` — the neutral profile as the agent verified it. */
-export interface BaselineResult {
-  station: Station;
-  requested_profile: { upstream: Impairment; downstream: Impairment };
-  verified_profile: { upstream: Impairment; downstream: Impairment };
-  installed: InstalledProfile;
-  /** `dry-run`: the agent records kernel operations instead of running them. */
-  backend: string | null;
-  kernel: Record<string, unknown> | null;
-  lease_seconds: number;
-  lease_expires_at: string | null;
-}
+export type BaselineResult = Refine<Complete<Schemas['BaselineResult']>, { station: Station; installed: InstalledProfile }>;
 
-export type Skill = 'low' | 'medium' | 'high';
+export type Rating = Refine<Complete<Schemas['Rating']>, { applied_profile: InstalledProfile | null }>;
 
-export interface Participant {
-  id: number;
-  study: number;
-  code: string;
-  consent_at: string | null;
-  age: number | null;
-  skill: Skill | '';
-  genre_preferences: Record<string, boolean>;
-  created_at: string;
-}
+export type Answer = Refine<Complete<Schemas['Answer']>, { phase: Question['phase'] }>;
 
-export type SessionState =
-  | 'created'
-  | 'questionnaire'
-  | 'free_play'
-  | 'applying'
-  | 'playing'
-  | 'rating'
-  | 'post_questions'
-  | 'completed'
-  | 'paused'
-  | 'aborted';
-
-export interface Rating {
-  id: number;
-  session: number;
-  scenario: number;
-  scenario_code: string;
-  position: number;
-  round: number;
-  score: number;
-  scenario_started_at: string | null;
-  scenario_ended_at: string | null;
-  rated_at: string;
-  applied_profile: InstalledProfile | null;
-  idempotency_key: string;
-  source: string;
-}
-
-export interface Answer {
-  key: string;
-  phase: 'pre' | 'post';
-  value: unknown;
-  answered_at: string;
-}
-
-/** The verified state the agent read back from the kernel, per direction. */
-export type InstalledProfile = Record<string, Partial<Impairment> & Record<string, unknown>>;
-
+/** One entry of a session's scenario order (`round` 2 in a retest round). */
 export interface OrderEntry {
   scenario: number;
   code: string;
   round?: number;
 }
 
+/** The scenario being played, as `SessionSerializer.get_current_scenario` builds it. */
+export interface CurrentScenario {
+  id: number;
+  code: string;
+  label: string;
+  round: number;
+  requested_profile: { upstream: Impairment; downstream: Impairment };
+}
+
 /** `GET /api/v1/sessions/{id}/` — the researcher's full view (polled by the console). */
-export interface Session {
-  id: number;
-  study: number;
-  study_version: number;
-  participant: number;
-  participant_code: string;
-  game: number;
-  game_name: string;
-  station: number | null;
-  station_name: string | null;
-  state: SessionState;
-  revision: number;
-  paused_from: SessionState | '';
-  paused_at: string | null;
-  message: string;
-  order_policy: string;
-  seed: number;
-  latin_square_row: number | null;
-  order: OrderEntry[];
-  position: number | null;
-  scenario_count: number;
-  current_scenario: {
-    id: number;
-    code: string;
-    label: string;
-    round: number;
-    requested_profile: { upstream: Impairment; downstream: Impairment };
-  } | null;
-  seconds_remaining: number | null;
-  applied_profile: InstalledProfile | null;
-  applied_at: string | null;
-  lease_renewed_at: string | null;
-  impairment_cleared_at: string | null;
-  scenario_started_at: string | null;
-  scenario_ended_at: string | null;
-  step_started_at: string | null;
-  imported: boolean;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  ratings: Rating[];
-  answers: Answer[];
-  participant_token: string;
-  poll_interval_ms: number;
-}
+export type Session = Refine<
+  Complete<Schemas['Session']>,
+  {
+    /** `""` unless the session is paused. */
+    paused_from: SessionState | '';
+    /** `null` without a station (the serializer's default). */
+    station_name: string | null;
+    order: OrderEntry[];
+    current_scenario: CurrentScenario | null;
+    applied_profile: InstalledProfile | null;
+    ratings: Rating[];
+    answers: Answer[];
+  }
+>;
 
-export type JobState = 'queued' | 'running' | 'succeeded' | 'failed';
+/** An analysis job; `R` is the shape of its `result` document. */
+export type AnalysisJob<R = unknown> = Refine<Complete<Schemas['AnalysisJob']>, { result: R | null; warnings: string[] }>;
 
-export interface AnalysisJob<R = unknown> {
-  id: number;
-  study: number;
-  study_version: number;
-  reliable_only: boolean;
-  input_sha256: string;
-  input_rows: number;
-  state: JobState;
-  progress: number;
-  stage: string;
-  result: R | null;
-  error: string;
-  warnings: string[];
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
+/** `POST /api/v1/studies/{id}/import/` (not described by the schema: the view parses CSV). */
 export interface ImportResult {
   sessions: number;
   ratings: number;

@@ -3,7 +3,7 @@ import type { SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
 
 import { sendText, sessionsPath, studyExportCsvPath, studyImportPath, studyPath, useJSON } from '../api';
-import type { ImportResult, Session, StudyFull } from '../api';
+import type { ImportResult, Session, StudyDetail } from '../api';
 import { PaceBadge } from '../components/PaceBadge';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { AnalysisProgress } from '../results/AnalysisProgress';
@@ -15,7 +15,7 @@ import { ActionError, StudyNav, useStudyId } from './ui';
 /** `/console/studies/:id/progress` — how far the study is, and who rates unreliably. */
 export function ProgressPage() {
   const studyId = useStudyId(useParams().studyId);
-  const study = useJSON<StudyFull>(studyId === null ? null : studyPath(studyId));
+  const study = useJSON<StudyDetail>(studyId === null ? null : studyPath(studyId));
   const sessions = useJSON<Session[]>(studyId === null ? null : sessionsPath(studyId));
   if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
   const loaded = study.status === 'success' && sessions.status === 'success';
@@ -37,7 +37,7 @@ export function ProgressPage() {
   );
 }
 
-function SessionsPerGame({ study, sessions }: { study: StudyFull; sessions: Session[] }) {
+function SessionsPerGame({ study, sessions }: { study: StudyDetail; sessions: Session[] }) {
   const rows = sessionsPerGame(study, sessions);
   return (
     <section aria-labelledby="per-game">
@@ -74,7 +74,7 @@ function SessionsPerGame({ study, sessions }: { study: StudyFull; sessions: Sess
   );
 }
 
-function RatingsPerScenario({ study, sessions }: { study: StudyFull; sessions: Session[] }) {
+function RatingsPerScenario({ study, sessions }: { study: StudyDetail; sessions: Session[] }) {
   const { codes, games, counts, totals } = ratingsPerScenario(study, sessions);
   const max = Math.max(1, ...Object.values(totals));
   return (

@@ -3,7 +3,7 @@ import type { SyntheticEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { fieldErrors, participantsPath, sendJSON, sessionsPath, stationsPath, studyPath, useJSON } from '../api';
-import type { Participant, Session, Station, StudyFull } from '../api';
+import type { Participant, Session, Station, StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { useAction } from './hooks';
 import { STATE_LABEL } from './sessionText';
@@ -12,7 +12,7 @@ import { ActionError, Field, HealthLight, StudyNav, useStudyId } from './ui';
 /** `/console/studies/:id/sessions` — run a session: pick participant, game and station. */
 export function SessionsPage() {
   const studyId = useStudyId(useParams().studyId);
-  const study = useJSON<StudyFull>(studyId === null ? null : studyPath(studyId));
+  const study = useJSON<StudyDetail>(studyId === null ? null : studyPath(studyId));
   const sessions = useJSON<Session[]>(studyId === null ? null : sessionsPath(studyId));
   if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
   return (
@@ -73,7 +73,7 @@ function SessionsTable({ sessions }: { sessions: Session[] }) {
   );
 }
 
-function NewSessionForm({ study }: { study: StudyFull }) {
+function NewSessionForm({ study }: { study: StudyDetail }) {
   const navigate = useNavigate();
   const participants = useJSON<Participant[]>(participantsPath(study.id));
   const stations = useJSON<Station[]>(stationsPath());

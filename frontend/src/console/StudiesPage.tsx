@@ -3,7 +3,7 @@ import type { SyntheticEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { fieldErrors, sendJSON, studiesPath, useJSON } from '../api';
-import type { StudyFull, StudySummary } from '../api';
+import type { StudyDetail, StudySummary } from '../api';
 import { EmptyState, ErrorMessage, Loading } from '../components/StatusMessage';
 import { useAction } from './hooks';
 import { ActionError, Field } from './ui';
@@ -57,7 +57,7 @@ function NewStudyForm() {
 
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
-    const created = await action.run(() => sendJSON<StudyFull>('POST', studiesPath(), { title, slug }));
+    const created = await action.run(() => sendJSON<StudyDetail>('POST', studiesPath(), { title, slug }));
     if (created) void navigate(`/console/studies/${created.id}`);
   };
 

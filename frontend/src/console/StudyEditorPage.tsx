@@ -3,7 +3,7 @@ import type { SyntheticEvent } from 'react';
 import { useParams } from 'react-router';
 
 import { fieldErrors, gamePath, gamesPath, scenarioPath, scenariosPath, sendJSON, studyPath } from '../api';
-import type { Game, Impairment, OrderPolicy, Pace, Question, QuestionKind, Scenario, StudyFull, StudyLanguage } from '../api';
+import type { Game, Impairment, OrderPolicy, Pace, Question, QuestionKind, Scenario, StudyDetail, StudyLanguage } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { useAction, usePolled } from './hooks';
 import { TABLE_4_1 } from './presets';
@@ -13,7 +13,7 @@ import { ActionError, Field, StudyNav, useStudyId } from './ui';
 export function StudyEditorPage() {
   const studyId = useStudyId(useParams().studyId);
   // Kept while reloading after a save, so the forms (and their "Saved.") stay in place.
-  const study = usePolled<StudyFull>(studyId === null ? null : studyPath(studyId), null);
+  const study = usePolled<StudyDetail>(studyId === null ? null : studyPath(studyId), null);
   if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
   const data = study.data;
   if (!data) {
@@ -37,7 +37,7 @@ export function StudyEditorPage() {
 
 // --- settings -----------------------------------------------------------------------------
 
-function SettingsForm({ study, onSaved }: { study: StudyFull; onSaved: () => void }) {
+function SettingsForm({ study, onSaved }: { study: StudyDetail; onSaved: () => void }) {
   const [draft, setDraft] = useState({
     title: study.title,
     description: study.description,
@@ -71,7 +71,7 @@ function SettingsForm({ study, onSaved }: { study: StudyFull; onSaved: () => voi
         .map((s) => s.trim())
         .filter(Boolean),
     };
-    const result = await action.run(() => sendJSON<StudyFull>('PATCH', studyPath(study.id), body));
+    const result = await action.run(() => sendJSON<StudyDetail>('PATCH', studyPath(study.id), body));
     if (result) {
       setSaved(true);
       onSaved();
@@ -169,7 +169,7 @@ const PACES: { value: Pace; label: string }[] = [
   { value: 'slow', label: 'slow (omnipresent)' },
 ];
 
-function GamesEditor({ study, onChanged }: { study: StudyFull; onChanged: () => void }) {
+function GamesEditor({ study, onChanged }: { study: StudyDetail; onChanged: () => void }) {
   return (
     <section aria-labelledby="games-heading">
       <h3 id="games-heading">Games</h3>
@@ -207,7 +207,7 @@ function GameRow({ studyId, game, onChanged }: { studyId: number; game: Game | n
   const row = useEditRow(onChanged);
   const errors = row.errors;
   const label = game ? game.name : 'new game';
-  const dirty = game ? draft.name !== game.name || draft.pace !== game.pace || draft.genre !== (game.genre ?? '') : true;
+  const dirty = game ? draft.name !== game.name || draft.pace !== game.pace || draft.genre !== game.genre : true;
 
   const save = () =>
     row.save(() =>
@@ -336,7 +336,7 @@ function sameImpairment(a: Impairment, b: Impairment): boolean {
   return a.delay_ms === b.delay_ms && a.jitter_ms === b.jitter_ms && a.loss_pct === b.loss_pct;
 }
 
-function ScenariosEditor({ study, onChanged }: { study: StudyFull; onChanged: () => void }) {
+function ScenariosEditor({ study, onChanged }: { study: StudyDetail; onChanged: () => void }) {
   const preset = useAction();
   const [presetReport, setPresetReport] = useState<string | null>(null);
 
@@ -530,7 +530,7 @@ interface QuestionDraft {
   required: boolean;
 }
 
-function QuestionnaireEditor({ study, onSaved }: { study: StudyFull; onSaved: () => void }) {
+function QuestionnaireEditor({ study, onSaved }: { study: StudyDetail; onSaved: () => void }) {
   const [rows, setRows] = useState<QuestionDraft[]>(() =>
     study.questionnaire.map((q) => ({ key: q.key, phase: q.phase, kind: q.kind, text: q.text, choices: (q.choices ?? []).join(', '), required: q.required })),
   );
@@ -551,7 +551,7 @@ function QuestionnaireEditor({ study, onSaved }: { study: StudyFull; onSaved: ()
       required: row.required,
       ...(row.kind === 'choice' ? { choices: row.choices.split(',').map((c) => c.trim()).filter(Boolean) } : {}),
     }));
-    const result = await action.run(() => sendJSON<StudyFull>('PATCH', studyPath(study.id), { questionnaire }));
+    const result = await action.run(() => sendJSON<StudyDetail>('PATCH', studyPath(study.id), { questionnaire }));
     if (result) {
       setSaved(true);
       onSaved();

@@ -1,4 +1,4 @@
-import type { Session, StudyFull } from '../api';
+import type { Session, StudyDetail } from '../api';
 
 export interface GameProgress {
   game: string;
@@ -10,7 +10,7 @@ export interface GameProgress {
 }
 
 /** Sessions per game: completed (incl. imported), running, aborted. */
-export function sessionsPerGame(study: StudyFull, sessions: readonly Session[]): GameProgress[] {
+export function sessionsPerGame(study: StudyDetail, sessions: readonly Session[]): GameProgress[] {
   return study.games.map((game) => {
     const mine = sessions.filter((s) => s.game === game.id);
     return {
@@ -26,7 +26,7 @@ export function sessionsPerGame(study: StudyFull, sessions: readonly Session[]):
 
 /** Ratings per scenario code and game name (all rounds), plus a total per scenario. */
 export function ratingsPerScenario(
-  study: StudyFull,
+  study: StudyDetail,
   sessions: readonly Session[],
 ): { codes: string[]; games: string[]; counts: Record<string, Record<string, number>>; totals: Record<string, number> } {
   const codes = study.scenarios.map((s) => s.code);

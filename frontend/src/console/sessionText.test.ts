@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { flaggedRaters, ratingsPerScenario, sessionsPerGame } from './progress';
 import { agentProblem } from './sessionText';
-import type { Session, StudyFull } from '../api';
+import type { Session, StudyDetail } from '../api';
 
 describe('agentProblem', () => {
   it('explains an agent failure that paused the session, in plain words', () => {
@@ -32,7 +32,7 @@ const study = {
     { id: 10, code: 'B' },
     { id: 11, code: 'D1' },
   ],
-} as unknown as StudyFull;
+} as unknown as StudyDetail;
 
 const session = (game: number, state: string, codes: string[], imported = false) =>
   ({

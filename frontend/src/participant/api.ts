@@ -3,50 +3,23 @@
  * `X-Participant-Token`. No cookies, no account, nothing that names the scenario.
  */
 import { getJSON, sendJSON } from '../api/client';
-import type { Lang } from '../shared/participantLink';
+import type { components } from '../api/schema';
+import type { Complete, Question, Refine } from '../api/types';
 
-export type Step =
-  | 'waiting'
-  | 'questionnaire'
-  | 'free_play'
-  | 'preparing'
-  | 'playing'
-  | 'rating'
-  | 'post_questions'
-  | 'thanks'
-  | 'paused'
-  | 'ended';
+export type Step = components['schemas']['StepEnum'];
 
-export interface StudyQuestion {
-  key: string;
-  phase: 'pre' | 'post';
-  kind: 'choice' | 'text' | 'integer' | 'boolean';
-  text: string;
-  choices?: string[];
-  min?: number;
-  max?: number;
-  required?: boolean;
-}
+/** A study question, as the participant's view lists them (the schema has them as loose dicts). */
+export type StudyQuestion = Question;
 
 /** `GET /api/v1/participant/sessions/<id>/` */
-export interface ParticipantView {
-  session: number;
-  step: Step;
-  revision: number;
-  study_title: string;
-  /** The study's language: the screens start in it unless the participant or the link chose another. */
-  language: Lang;
-  game: string;
-  position: number | null;
-  scenario_count: number;
-  seconds_remaining: number | null;
-  can_continue: boolean;
-  needs: { consent?: boolean; age?: boolean; skill?: boolean };
-  questions: StudyQuestion[];
-  scale: { score: number; label: string }[];
-  message: string;
-  poll_interval_ms: number;
-}
+export type ParticipantView = Refine<
+  Complete<components['schemas']['ParticipantView']>,
+  {
+    /** The built-in questions the participant still has to answer. */
+    needs: { consent?: boolean; age?: boolean; skill?: boolean };
+    questions: StudyQuestion[];
+  }
+>;
 
 export interface RateResponse {
   created: boolean;

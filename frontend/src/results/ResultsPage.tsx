@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 
 import { getText, studyExportCsvPath, studyPath, useJSON } from '../api';
-import type { StudyFull } from '../api';
+import type { StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { StudyNav, useStudyId } from '../console/ui';
 import { AnalysisProgress } from './AnalysisProgress';
@@ -28,7 +28,7 @@ import type { Job } from './useAnalysis';
 /** `/console/studies/:id/results` — the results explorer (lazy-loaded with Chart.js). */
 export default function ResultsPage() {
   const studyId = useStudyId(useParams().studyId);
-  const study = useJSON<StudyFull>(studyId === null ? null : studyPath(studyId));
+  const study = useJSON<StudyDetail>(studyId === null ? null : studyPath(studyId));
   if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
   return (
     <>
@@ -40,7 +40,7 @@ export default function ResultsPage() {
   );
 }
 
-function Explorer({ study }: { study: StudyFull }) {
+function Explorer({ study }: { study: StudyDetail }) {
   const [params, setParams] = useSearchParams();
   const game = params.get('game') ?? '';
   const raters = params.get('raters') === 'reliable' ? 'reliable' : 'all';

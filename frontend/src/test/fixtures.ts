@@ -1,14 +1,28 @@
 import type { StudyDetail, StudySummary } from '../api';
 
+/** The writable study settings, at the backend's defaults. */
+const defaultSettings = {
+  owner: 'researcher',
+  version: 1,
+  scale_labels: ['Bad', 'Poor', 'Fair', 'Good', 'Excellent'],
+  seconds_per_scenario: 90,
+  free_play_minutes: 5,
+  order_policy: 'random',
+  retest_round: false,
+  questionnaire: [],
+  language: 'en',
+} satisfies Partial<StudyDetail>;
+
 export const exampleStudy: StudyDetail = {
+  ...defaultSettings,
   id: 1,
   slug: 'example',
   title: 'Example cloud-gaming study',
   description: 'How delay, jitter and loss affect perceived quality across game paces.',
   games: [
-    { id: 11, name: 'Arena Shooter', pace: 'fast' },
-    { id: 12, name: 'Kart Racer', pace: 'medium' },
-    { id: 13, name: 'Card Tactics', pace: 'slow' },
+    { id: 11, name: 'Arena Shooter', pace: 'fast', genre: 'shooter' },
+    { id: 12, name: 'Kart Racer', pace: 'medium', genre: 'racing' },
+    { id: 13, name: 'Card Tactics', pace: 'slow', genre: 'card' },
   ],
   scenarios: [
     {
@@ -53,11 +67,12 @@ export function summaryOf(study: StudyDetail): StudySummary {
 }
 
 export const secondStudy: StudyDetail = {
+  ...defaultSettings,
   id: 2,
   slug: 'pilot',
   title: 'Pilot study',
   description: 'A smaller pilot.',
-  games: [{ id: 31, name: 'Puzzle Drop', pace: 'slow' }],
+  games: [{ id: 31, name: 'Puzzle Drop', pace: 'slow', genre: 'puzzle' }],
   scenarios: [
     {
       id: 41,
