@@ -14,20 +14,18 @@ station "Seat 1", and creates the demo researcher account (researcher / qoelab-d
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from qoelab_testkit.agent import DryRunAgent, healthy
 from qoelab_testkit.prerequisites import require, strict
 from qoelab_testkit.processes import Process
 from qoelab_testkit.services import isolated_services
-from qoelab_testkit.waiting import wait_for
+from qoelab_testkit.waiting import free_port, wait_for
 
 REPO = Path(__file__).resolve().parents[1]
 MANAGE = REPO / "backend" / "manage.py"
@@ -77,26 +75,6 @@ class LiveApp:
         return result.stdout
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_until_healthy(url: str, process: subprocess.Popen[bytes], timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with code {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"the server at {url} did not become healthy in {timeout_s} s")
-
-
 def fixture_ratings_csv() -> str:
     """The synthetic ratings (58 raters, 79 sessions) with the example study's game names."""
     lines = RATINGS_FIXTURE.read_text(encoding="utf-8").splitlines()
@@ -108,63 +86,6 @@ def fixture_ratings_csv() -> str:
         cells[game] = FIXTURE_GAMES[cells[game]]
         out.append(",".join(cells))
     return "\n".join(out) + "\n"
-
-
-@contextmanager
-def dry_run_agent(directory: Path) -> Iterator[str]:
-    """`netem-agent serve` with the dry-run backend on a free port; yields its URL."""
-    directory.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    config = directory / "agent.toml"
-    config.write_text(
-        "\n".join(
-            [
-                "[server]",
-                'listen = "127.0.0.1"',
-                f"port = {port}",
-                f'token = "{AGENT_TOKEN}"',
-                "[topology]",
-                'mode = "bridge"',
-                'client_iface = "lab-client0"',
-                'server_iface = "lab-server0"',
-                "[agent]",
-                'backend = "dry-run"',
-                "lease_seconds = 30",
-                f'state_dir = "{directory / "state"}"',
-            ]
-        )
-        + "\n",
-        encoding="utf-8",
-    )
-    url = f"http://127.0.0.1:{port}"
-    with (directory / "agent.log").open("wb") as log:
-        agent = subprocess.Popen(
-            [sys.executable, "-m", "netem_agent.cli", "serve", "--config", str(config)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                if agent.poll() is not None:
-                    raise RuntimeError(f"the netem agent exited with code {agent.returncode}")
-                try:
-                    with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
-                        if response.status == 200:
-                            break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("the netem agent did not start in 30 s") from None
-                    time.sleep(0.1)
-            yield url
-        finally:
-            agent.terminate()
-            try:
-                agent.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                agent.kill()
-                agent.wait(timeout=10)
 
 
 @contextmanager
@@ -240,7 +161,14 @@ def _serve(data_dir: Path, backing: dict[str, str]) -> Iterator[LiveApp]:
         "QOELAB_DATA_DIR": str(data_dir),
     }
     port = free_port()
-    with dry_run_agent(data_dir / "agent") as agent_url:
+    agent = DryRunAgent(
+        data_dir / "agent",
+        token=AGENT_TOKEN,
+        client_iface="lab-client0",
+        server_iface="lab-server0",
+    )
+    with agent:
+        agent_url = agent.url
         app = LiveApp(
             url=f"http://127.0.0.1:{port}", data_dir=data_dir, env=env, agent_url=agent_url
         )
@@ -259,16 +187,20 @@ def _serve(data_dir: Path, backing: dict[str, str]) -> Iterator[LiveApp]:
             "dry-run agent (records operations, changes no interface)",
             "--check",
         )
-        with celery_worker(env, data_dir), (data_dir / "server.log").open("wb") as log:
-            server = subprocess.Popen(
+        with celery_worker(env, data_dir):
+            server = Process(
+                "server",
                 [sys.executable, str(MANAGE), "runserver", f"127.0.0.1:{port}", "--noreload"],
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+                env,
+                data_dir,
+            ).start()
             try:
-                wait_until_healthy(app.url, server, timeout_s=60)
+
+                def up() -> bool:
+                    server.check_alive()
+                    return healthy(app.url)
+
+                wait_for(f"the web server at {app.url}", up, timeout=60, interval=0.2)
                 yield app
             finally:
-                server.terminate()
-                server.wait(timeout=20)
+                server.terminate(timeout=20)
