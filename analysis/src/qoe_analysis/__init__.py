@@ -4,25 +4,31 @@ Public API::
 
     from qoe_analysis import load_ratings, validate_ratings, analyze, RatingsValidationError
 
-Heavy modules (scikit-learn, SciPy) are imported on first use of ``analyze``.
+Every name is imported on first use: pandas, scikit-learn and SciPy load only then, so a
+stdlib-only submodule (:mod:`qoe_analysis.tidy_columns`) stays cheap to import.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
-
-from qoe_analysis.validation import RatingsValidationError, load_ratings, validate_ratings
 
 __version__ = "0.1.0"
 __all__ = ["RatingsValidationError", "__version__", "analyze", "load_ratings", "validate_ratings"]
 
 if TYPE_CHECKING:
     from qoe_analysis.report import analyze
+    from qoe_analysis.validation import RatingsValidationError, load_ratings, validate_ratings
+
+_LAZY = {
+    "analyze": "qoe_analysis.report",
+    "load_ratings": "qoe_analysis.validation",
+    "validate_ratings": "qoe_analysis.validation",
+    "RatingsValidationError": "qoe_analysis.validation",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name == "analyze":
-        from qoe_analysis.report import analyze
-
-        return analyze
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'qoe_analysis' has no attribute {name!r}")

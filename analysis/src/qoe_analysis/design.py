@@ -1,4 +1,6 @@
-"""Column names and the test design of the reference study (dissertation, table 4.1).
+"""The test design of the reference study (dissertation, table 4.1) and the column names.
+
+The column names come from :mod:`qoe_analysis.tidy_columns` (re-exported here).
 
 Delay is one-way per direction in ms, loss in percent. "upstream" = client→server,
 "downstream" = server→client. "both" scenarios apply the same value in both directions.
@@ -8,27 +10,41 @@ from __future__ import annotations
 
 from typing import Final
 
-RATER: Final = "rater_id"
-SESSION: Final = "session_id"
-GAME: Final = "game"
-PACE: Final = "game_pace"
-SCENARIO: Final = "scenario"
-DS_DELAY: Final = "ds_delay_ms"
-US_DELAY: Final = "us_delay_ms"
-DS_LOSS: Final = "ds_loss_pct"
-US_LOSS: Final = "us_loss_pct"
-RATING: Final = "rating"
-
-NETWORK_FACTORS: Final[tuple[str, ...]] = (DS_DELAY, US_DELAY, DS_LOSS, US_LOSS)
-REQUIRED_COLUMNS: Final[tuple[str, ...]] = (
-    RATER,
-    SESSION,
+from qoe_analysis.tidy_columns import (
+    DS_DELAY,
+    DS_LOSS,
     GAME,
+    NETWORK_FACTORS,
     PACE,
-    SCENARIO,
-    *NETWORK_FACTORS,
+    RATER,
     RATING,
+    REQUIRED_COLUMNS,
+    SCENARIO,
+    SESSION,
+    US_DELAY,
+    US_LOSS,
 )
+
+__all__ = [
+    "ACR_MAX",
+    "ACR_MIN",
+    "DISSERTATION_GAMES",
+    "DISSERTATION_SCENARIOS",
+    "DS_DELAY",
+    "DS_LOSS",
+    "GAME",
+    "NETWORK_FACTORS",
+    "PACE",
+    "PACE_CLASSES",
+    "RATER",
+    "RATING",
+    "REQUIRED_COLUMNS",
+    "SCENARIO",
+    "SESSION",
+    "US_DELAY",
+    "US_LOSS",
+]
+
 PACE_CLASSES: Final[tuple[str, ...]] = ("fast", "medium", "slow")
 ACR_MIN: Final = 1
 ACR_MAX: Final = 5

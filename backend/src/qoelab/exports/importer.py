@@ -19,13 +19,9 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from qoe_analysis.tidy_columns import REQUIRED_COLUMNS
 
-from qoelab.exports.tidy import (
-    PARTICIPANT_COLUMNS,
-    REQUIRED_COLUMNS,
-    question_columns,
-    scenario_labels,
-)
+from qoelab.exports.tidy import PARTICIPANT_COLUMNS, question_columns, scenario_labels
 from qoelab.participants.models import Participant, Skill, participant_code_validator
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session

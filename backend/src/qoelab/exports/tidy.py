@@ -1,6 +1,7 @@
 """Ratings out: the tidy CSV of ``qoe-analysis``, a JSON document, and sureal's dataset.
 
-The tidy CSV has one row per rating with the columns ``qoe_analysis`` requires::
+The tidy CSV has one row per rating with the columns ``qoe_analysis`` requires
+(:data:`qoe_analysis.tidy_columns.REQUIRED_COLUMNS`, the contract between the two)::
 
     rater_id, session_id, game, game_pace, scenario,
     ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct, rating
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from qoe_analysis.tidy_columns import REQUIRED_COLUMNS
 
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session
@@ -33,18 +35,6 @@ from qoelab.runs.state_machine import State
 from qoelab.studies.models import Scenario, Study
 from qoelab.studies.study_document import export_study_document
 
-REQUIRED_COLUMNS = [
-    "rater_id",
-    "session_id",
-    "game",
-    "game_pace",
-    "scenario",
-    "ds_delay_ms",
-    "us_delay_ms",
-    "ds_loss_pct",
-    "us_loss_pct",
-    "rating",
-]
 PARTICIPANT_COLUMNS = ["age", "skill", "genre_preference"]
 FACTOR_KINDS = {"choice", "integer", "boolean"}
 

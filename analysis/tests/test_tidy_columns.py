@@ -1,0 +1,31 @@
+"""The tidy CSV's columns: one source, cheap to import (the backend loads it at start-up)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from qoe_analysis import design, tidy_columns
+
+
+def test_importing_the_columns_loads_no_numeric_stack() -> None:
+    probe = (
+        "import sys, qoe_analysis.tidy_columns; "
+        "print(sorted(m for m in ('pandas', 'numpy', 'scipy', 'sklearn') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_package_still_exports_its_api_lazily() -> None:
+    import qoe_analysis
+
+    assert qoe_analysis.load_ratings.__module__ == "qoe_analysis.validation"
+    assert issubclass(qoe_analysis.RatingsValidationError, ValueError)
+    assert qoe_analysis.analyze.__module__ == "qoe_analysis.report"
+
+
+def test_design_re_exports_the_same_columns() -> None:
+    assert design.REQUIRED_COLUMNS is tidy_columns.REQUIRED_COLUMNS
+    assert tidy_columns.REQUIRED_COLUMNS[-1] == tidy_columns.RATING
+    assert len(set(tidy_columns.REQUIRED_COLUMNS)) == len(tidy_columns.REQUIRED_COLUMNS) == 10
