@@ -8,10 +8,11 @@ FRONTEND_BUILD := frontend/dist/index.html
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/participant.html frontend/vite.config.ts frontend/tsconfig*.json frontend/package.json -type f 2>/dev/null)
 PYTHON_MANIFESTS := pyproject.toml uv.lock backend/pyproject.toml analysis/pyproject.toml netem-agent/pyproject.toml
 
-.PHONY: help demo test lint format bench frontend python node clean screenshots
+.PHONY: help demo demo-reset test lint format bench frontend python node clean screenshots
 
 help:
 	@echo "make demo    run QoE Lab on http://127.0.0.1:8000 with the example study (SQLite, in-process tasks)"
+	@echo "make demo-reset  delete the demo's database, agent state and log (a fresh \`make demo\`)"
 	@echo "make test    run every test suite (backend, analysis, agent incl. kernel, frontend, browser)"
 	@echo "make lint    ruff, mypy, tsc and eslint"
 	@echo "make bench   benchmarks with reproducible inputs (results in var/bench/)"
@@ -33,6 +34,9 @@ frontend: $(FRONTEND_BUILD)
 
 demo: $(VENV_STAMP) $(FRONTEND_BUILD)
 	scripts/demo.sh
+
+demo-reset:
+	scripts/demo.sh --reset
 
 test: $(VENV_STAMP) $(FRONTEND_BUILD)
 	scripts/run-tests.sh

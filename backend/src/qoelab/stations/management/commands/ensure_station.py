@@ -1,4 +1,10 @@
-"""``manage.py ensure_station --name NAME --agent-url URL (--token-file F | --token T)``."""
+"""``manage.py ensure_station --name NAME --agent-url URL (--token-file F | --token T)``.
+
+With ``--if-absent`` an existing station keeps its settings (``make demo`` run again must
+not undo a researcher's edits), except one: when its agent URL is still the one given as
+``--previous-agent-url`` (the demo agent's address last time), it follows the agent to
+``--agent-url`` and the command says so.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,16 @@ class Command(BaseCommand):
         token.add_argument("--token")
         parser.add_argument("--topology", default="")
         parser.add_argument("--check", action="store_true", help="also check the agent's health")
+        parser.add_argument(
+            "--if-absent",
+            action="store_true",
+            help="create the station only if none has this name; an existing one is kept",
+        )
+        parser.add_argument(
+            "--previous-agent-url",
+            metavar="URL",
+            help="with --if-absent: an existing station still bound to URL moves to --agent-url",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         url = options["agent_url"].rstrip("/")
@@ -36,13 +52,38 @@ class Command(BaseCommand):
             token = options["token"].strip()
         if len(token) < 16:
             raise CommandError("the agent token must be at least 16 characters")
-        station, created = Station.objects.update_or_create(
-            name=options["name"],
-            defaults={"agent_url": url, "agent_token": token, "topology": options["topology"]},
-        )
-        verb = "Created" if created else "Updated"
-        self.stdout.write(f"{verb} station {station.name!r} (id {station.pk}) → agent {url}")
+        defaults = {"agent_url": url, "agent_token": token, "topology": options["topology"]}
+        if options["if_absent"]:
+            station, created = Station.objects.get_or_create(
+                name=options["name"], defaults=defaults
+            )
+            if not created:
+                self._keep(station, url, options["previous_agent_url"])
+        else:
+            station, created = Station.objects.update_or_create(
+                name=options["name"], defaults=defaults
+            )
+        if created or not options["if_absent"]:
+            verb = "Created" if created else "Updated"
+            self.stdout.write(f"{verb} station {station.name!r} (id {station.pk}) → agent {url}")
         if options["check"]:
             check_station(station)
             state = "ok" if station.last_check_ok else "NOT ok"
             self.stdout.write(f"Agent health: {state} — {station.last_check_message}")
+
+    def _keep(self, station: Station, url: str, previous: str | None) -> None:
+        """Keep an existing station; move it to ``url`` only if it is still at ``previous``."""
+        if station.agent_url == url:
+            self.stdout.write(f"Station {station.name!r} (id {station.pk}) kept → agent {url}")
+        elif previous is not None and station.agent_url == previous.rstrip("/"):
+            station.agent_url = url
+            station.save(update_fields=["agent_url"])
+            self.stdout.write(
+                f"Station {station.name!r} (id {station.pk}): the agent moved from "
+                f"{previous.rstrip('/')} to {url}; agent URL updated"
+            )
+        else:
+            self.stdout.write(
+                f"Station {station.name!r} (id {station.pk}) kept → agent "
+                f"{station.agent_url} (set by you; not changed to {url})"
+            )

@@ -1,4 +1,6 @@
-"""``manage.py load_study FILE [--owner USERNAME]`` — load (or re-sync) a study document."""
+"""``manage.py load_study FILE [--owner USERNAME] [--if-absent]`` — load (or re-sync) a study
+document; with ``--if-absent`` a study that already has the document's slug is left as it is
+(``make demo`` must not undo a researcher's edits of the example study)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from qoelab.studies.models import Study
 from qoelab.studies.study_document import (
     StudyDocumentError,
     load_study_document,
@@ -26,6 +29,11 @@ class Command(BaseCommand):
             help="make this (existing) user the study's owner; without it the owner is kept "
             "(a study without owner is open to every staff user)",
         )
+        parser.add_argument(
+            "--if-absent",
+            action="store_true",
+            help="leave a study with the document's slug unchanged instead of re-syncing it",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         owner = None
@@ -39,6 +47,9 @@ class Command(BaseCommand):
                 ) from exc
         try:
             document = read_study_document(options["path"])
+            if options["if_absent"] and Study.objects.filter(slug=document["slug"]).exists():
+                self.stdout.write(f"Study {document['slug']!r} exists: kept as it is.")
+                return
             result = load_study_document(document, owner=owner)
         except StudyDocumentError as exc:
             raise CommandError(str(exc)) from exc
