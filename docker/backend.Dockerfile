@@ -27,10 +27,12 @@ COPY pyproject.toml uv.lock ./
 COPY backend/pyproject.toml backend/
 COPY analysis/pyproject.toml analysis/
 COPY netem-agent/pyproject.toml netem-agent/
+COPY netem-profile/pyproject.toml netem-profile/
 RUN uv sync --frozen --no-dev --package qoe-lab-backend --no-install-workspace
 COPY backend/ backend/
 COPY analysis/ analysis/
 COPY netem-agent/ netem-agent/
+COPY netem-profile/ netem-profile/
 RUN uv sync --frozen --no-dev --package qoe-lab-backend
 COPY --from=frontend /src/frontend/dist/ frontend/dist/
 # Hashed, compressed static files (admin, API docs, frontend) baked into the image, outside

@@ -18,8 +18,10 @@ COPY pyproject.toml uv.lock ./
 COPY backend/pyproject.toml backend/
 COPY analysis/pyproject.toml analysis/
 COPY netem-agent/pyproject.toml netem-agent/
+COPY netem-profile/pyproject.toml netem-profile/
 RUN uv sync --frozen --no-dev --package netem-agent --no-install-workspace
 COPY netem-agent/ netem-agent/
+COPY netem-profile/ netem-profile/
 # --no-editable: the agent is installed into the environment; no source tree at run time.
 RUN uv sync --frozen --no-dev --package netem-agent --no-editable
 

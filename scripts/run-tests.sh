@@ -3,6 +3,7 @@
 # QOELAB_STRICT=1 (set by .ci/run) turns a missing prerequisite or any skipped test into a
 # failure: CI must run every suite for real.
 # Usage: scripts/run-tests.sh [suite...]   (default: all; suites: testkit backend analysis agent deploy frontend browser)
+# The agent suite runs the netem-profile tests first (summary line "profile").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RESULTS=var/test-results
@@ -37,6 +38,7 @@ for suite in "${suites[@]}"; do
     analysis) pytest_suite analysis analysis ;;
     agent)
       scripts/check-prereqs.sh kernel || echo "(the agent's kernel tests will report the missing package)"
+      pytest_suite profile netem-profile  # the profile schema the agent and the backend share
       pytest_suite agent netem-agent ;;
     deploy) pytest_suite deploy deploy ;;
     frontend)

@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from netem_profile import DIRECTION_LABELS, DIRECTIONS, DirectionProfile, Profile
+
 from netem_agent.backends import Backend, BackendError, QdiscState
 from netem_agent.config import FlowFilter, Topology
 from netem_agent.netem import NetemParams, params_from_profile, profile_from_params
-from netem_agent.profile import DIRECTION_LABELS, DIRECTIONS, DirectionProfile, Profile
 from netem_agent.rtnl import INGRESS_HANDLE, TC_H_INGRESS, TC_H_ROOT, fmt_handle
 
 log = logging.getLogger("netem_agent")

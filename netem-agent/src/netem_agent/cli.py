@@ -196,8 +196,9 @@ def _agent(args: argparse.Namespace) -> Any:
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
+    from netem_profile import ProfileError, parse_profile
+
     from netem_agent.backends import DryRunBackend
-    from netem_agent.profile import ProfileError, parse_profile
 
     try:
         text = sys.stdin.read() if args.profile == "-" else Path(args.profile).read_text()

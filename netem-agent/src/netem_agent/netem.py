@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any
 
-from netem_agent.profile import DirectionProfile, GilbertElliott
+from netem_profile import DirectionProfile, GilbertElliott
 
 U32_MAX = 0xFFFFFFFF
 

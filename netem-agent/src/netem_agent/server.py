@@ -22,11 +22,12 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from netem_profile import ProfileError, parse_profile
+
 from netem_agent import __version__
 from netem_agent.agent import Agent, AgentError, StateStore
 from netem_agent.backends import Backend, DryRunBackend, NetlinkBackend
 from netem_agent.config import Config
-from netem_agent.profile import ProfileError, parse_profile
 
 log = logging.getLogger("netem_agent.server")
 
@@ -277,7 +278,7 @@ class Service:
         return str(host), int(port)
 
     def start(self) -> None:
-        # Everything loaded so far (jsonschema, the schema, ...) lives for the whole run:
+        # Everything loaded so far (the profile registry, the modules, ...) lives for the whole run:
         # move it out of the collector's reach so full collections stay short and the
         # apply latency has no multi-millisecond GC pauses.
         gc.collect()

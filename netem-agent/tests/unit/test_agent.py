@@ -21,8 +21,8 @@ from netem_agent.agent import (
 from netem_agent.backends import BackendError, DryRunBackend, QdiscState
 from netem_agent.config import FlowFilter, make_topology
 from netem_agent.netem import NetemParams
-from netem_agent.profile import parse_profile
 from netem_agent.rtnl import TC_H_ROOT
+from netem_profile import parse_profile
 
 BRIDGE = {"mode": "bridge", "client_iface": "eth-c", "server_iface": "eth-s"}
 P80 = parse_profile({"upstream": {"delay_ms": 80}, "downstream": {"delay_ms": 40, "loss_pct": 1}})

@@ -17,7 +17,7 @@ from netem_agent.netem import (
     params_from_profile,
     profile_from_params,
 )
-from netem_agent.profile import parse_profile
+from netem_profile import parse_profile
 
 FULL = {
     "delay_ms": 80.5,

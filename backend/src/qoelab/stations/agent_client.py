@@ -49,7 +49,7 @@ class AgentStateMismatch(AgentError):
 
 
 def neutral_direction() -> dict[str, Any]:
-    from netem_agent.profile import DirectionProfile
+    from netem_profile import DirectionProfile
 
     result: dict[str, Any] = DirectionProfile().to_dict()
     return result
@@ -57,7 +57,7 @@ def neutral_direction() -> dict[str, Any]:
 
 def expected_profile(profile: dict[str, dict[str, float]]) -> dict[str, dict[str, Any]]:
     """The full profile document the agent should read back for ``profile``."""
-    from netem_agent.profile import parse_profile
+    from netem_profile import parse_profile
 
     result: dict[str, dict[str, Any]] = parse_profile(profile).to_dict()
     return result
@@ -65,7 +65,7 @@ def expected_profile(profile: dict[str, dict[str, float]]) -> dict[str, dict[str
 
 def validate_profile(profile: dict[str, dict[str, float]]) -> list[dict[str, str]]:
     """Problems the agent would reject the profile for (empty list when it is valid)."""
-    from netem_agent.profile import ProfileError, parse_profile
+    from netem_profile import ProfileError, parse_profile
 
     try:
         parse_profile(profile)

@@ -1,0 +1,33 @@
+"""The impairment profile shared by the QoE Lab web app and the netem agent.
+
+One registry of per-direction fields (:mod:`netem_profile.fields`) drives the immutable
+profile objects, the validator and the JSON Schema. Standard library only, and nothing
+of the kernel side, so the web app can validate scenarios without the agent.
+"""
+
+from netem_profile.fields import DIRECTION_FIELDS, FIELDS, JITTER_DISTRIBUTIONS, Field
+from netem_profile.model import (
+    DIRECTION_LABELS,
+    DIRECTIONS,
+    DirectionProfile,
+    GilbertElliott,
+    Profile,
+)
+from netem_profile.schema import json_schema
+from netem_profile.validate import ProfileError, parse_direction, parse_profile
+
+__all__ = [
+    "DIRECTIONS",
+    "DIRECTION_FIELDS",
+    "DIRECTION_LABELS",
+    "FIELDS",
+    "JITTER_DISTRIBUTIONS",
+    "DirectionProfile",
+    "Field",
+    "GilbertElliott",
+    "Profile",
+    "ProfileError",
+    "json_schema",
+    "parse_direction",
+    "parse_profile",
+]
