@@ -2,21 +2,7 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
-
-
-def require(condition: bool, reason: str) -> None:
-    """Skip the test when ``condition`` is false — or fail it when QOELAB_STRICT=1 (CI).
-
-    CI must run every suite; a missing service there is an error, not a skip.
-    """
-    if condition:
-        return
-    if os.environ.get("QOELAB_STRICT") == "1":
-        pytest.fail(f"required in strict mode (QOELAB_STRICT=1): {reason}")
-    pytest.skip(reason)
 
 
 @pytest.fixture
@@ -34,22 +20,16 @@ def dry_run_agent(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-
     """A real `netem-agent serve` (dry-run backend) as a subprocess; stopped afterwards."""
     from qoelab.testing import DryRunAgent
 
-    agent = DryRunAgent(tmp_path_factory.mktemp("agent")).start()
-    try:
+    with DryRunAgent(tmp_path_factory.mktemp("agent")) as agent:
         yield agent
-    finally:
-        agent.stop()
 
 
 @pytest.fixture
 def second_dry_run_agent(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     from qoelab.testing import DryRunAgent
 
-    agent = DryRunAgent(tmp_path_factory.mktemp("agent2")).start()
-    try:
+    with DryRunAgent(tmp_path_factory.mktemp("agent2")) as agent:
         yield agent
-    finally:
-        agent.stop()
 
 
 @pytest.fixture

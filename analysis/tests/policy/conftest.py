@@ -12,23 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from qoelab_testkit.prerequisites import require
 
 REPO = Path(__file__).resolve().parents[3]
 FAUCET_REQUIREMENTS = REPO / "analysis" / "policy-tools" / "faucet" / "requirements.txt"
 FAUCET_VENV = REPO / "var" / "tools" / "faucet-venv"
 GENERATED_AT = "2026-01-02T03:04:05Z"
-
-
-def require(condition: bool, reason: str) -> None:
-    """Skip the test when ``condition`` is false — or fail it when QOELAB_STRICT=1 (CI).
-
-    (Same helper as backend/conftest.py; copied, the packages do not import each other.)
-    """
-    if condition:
-        return
-    if os.environ.get("QOELAB_STRICT") == "1":
-        pytest.fail(f"required in strict mode (QOELAB_STRICT=1): {reason}")
-    pytest.skip(reason)
 
 
 def _entry(

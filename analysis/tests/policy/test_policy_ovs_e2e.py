@@ -25,8 +25,7 @@ from typing import Any
 import pytest
 from qoe_analysis.policy import Topology, build_policy, export_policy
 from qoe_analysis.policy.adapters.ovs import ovs_commands
-
-from .conftest import require
+from qoelab_testkit.prerequisites import require
 
 pytestmark = pytest.mark.system
 

@@ -1,7 +1,7 @@
-"""Test helpers shared by the backend's suites: a real netem agent, an agent double, a lab.
+"""Test helpers shared by the backend's suites: a real netem agent and an agent double.
 
-:class:`DryRunAgent` runs ``netem-agent serve`` (the real agent, ``backend = "dry-run"``:
-it records kernel operations instead of applying them) as a subprocess on a free port.
+:class:`DryRunAgent` is the test kit's ``netem-agent serve`` (the real agent, dry-run
+backend: it records kernel operations instead of applying them) on a free port.
 :class:`AgentDouble` is a tiny stdlib HTTP server that speaks the agent's API but reports
 a different installed state — for the fault "the agent reports a different state".
 """
@@ -9,105 +9,32 @@ a different installed state — for the fault "the agent reports a different sta
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
-import time
-import urllib.error
-import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from qoelab_testkit import agent as kit
+from qoelab_testkit.waiting import free_port, wait_for
+
+__all__ = ["AGENT_TOKEN", "AgentDouble", "DryRunAgent", "free_port", "wait_for"]
 
 AGENT_TOKEN = "backend-test-token-0123456789"
 UPSTREAM_DEV, DOWNSTREAM_DEV = "eth-server", "eth-client"  # bridge mode: egress devices
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class DryRunAgent:
-    """``netem-agent serve`` in dry-run mode, as a subprocess; stop() and start() again."""
+class DryRunAgent(kit.DryRunAgent):
+    """The test kit's dry-run agent with the backend's token and bridge devices, and the
+    profiles it installed read back from its recorded operations."""
 
     def __init__(self, directory: Path, *, lease_seconds: float = 30.0) -> None:
-        self.directory = directory
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.token = AGENT_TOKEN
-        self.config = directory / "agent.toml"
-        self.config.write_text(
-            "\n".join(
-                [
-                    "[server]",
-                    'listen = "127.0.0.1"',
-                    f"port = {self.port}",
-                    f'token = "{self.token}"',
-                    "[topology]",
-                    'mode = "bridge"',
-                    f'client_iface = "{DOWNSTREAM_DEV}"',
-                    f'server_iface = "{UPSTREAM_DEV}"',
-                    "[agent]",
-                    'backend = "dry-run"',
-                    f'state_dir = "{directory / "state"}"',
-                    f"lease_seconds = {lease_seconds}",
-                ]
-            )
-            + "\n",
-            encoding="utf-8",
+        super().__init__(
+            directory,
+            token=AGENT_TOKEN,
+            lease_seconds=lease_seconds,
+            client_iface=DOWNSTREAM_DEV,
+            server_iface=UPSTREAM_DEV,
         )
-        self.process: subprocess.Popen[bytes] | None = None
-        self.log = directory / "agent.log"
-
-    def start(self) -> DryRunAgent:
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "netem_agent.cli", "serve", "--config", str(self.config)],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"netem-agent exited: {self.log.read_text()}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as response:
-                    if response.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"netem-agent did not start: {self.log.read_text()}")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        self.process = None
-
-    def request(self, method: str, path: str, body: Any = None) -> Any:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(
-            f"{self.url}{path}",
-            data=data,
-            method=method,
-            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return json.loads(response.read())
-
-    def operations(self) -> list[dict[str, Any]]:
-        result: list[dict[str, Any]] = self.request("GET", "/v1/operations")["operations"]
-        return result
 
     def applied_profiles(self) -> list[dict[str, float]]:
         """Every profile the agent installed, in order, from its recorded netem operations."""
@@ -131,7 +58,7 @@ class AgentDouble:
     """Speaks the agent API but always reports ``reported`` as installed (a liar)."""
 
     def __init__(self, reported: dict[str, Any]) -> None:
-        from netem_agent.profile import DirectionProfile
+        from netem_profile import DirectionProfile
 
         neutral = DirectionProfile().to_dict()
         # Like the real agent, report every field of each direction.
@@ -183,21 +110,3 @@ class AgentDouble:
     def stop(self) -> None:
         self.server.shutdown()
         self.server.server_close()
-
-
-def wait_until(condition: Any, timeout: float = 60.0, interval: float = 0.1) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"condition not met within {timeout} s")
-
-
-def agent_reachable(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/healthz", timeout=1):
-            return True
-    except (urllib.error.URLError, OSError):
-        return False

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require
 from django.conf import settings
 from django.test import Client
+from qoelab_testkit.prerequisites import require
 
 
 @pytest.fixture

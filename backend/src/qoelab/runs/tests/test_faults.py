@@ -22,7 +22,7 @@ from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.tests.lab import Lab, fill_questionnaire, participant_view, rate
 from qoelab.studies.models import Study
-from qoelab.testing import AgentDouble, DryRunAgent, free_port, wait_until
+from qoelab.testing import AgentDouble, DryRunAgent, free_port, wait_for
 
 MANAGE = Path(settings.BACKEND_DIR) / "manage.py"
 
@@ -285,7 +285,7 @@ class Server:
             except requests.RequestException:
                 return False
 
-        wait_until(healthy, timeout=60, interval=0.2)
+        wait_for("the web server", healthy, timeout=60, interval=0.2)
 
     def kill(self) -> None:
         assert self.process is not None

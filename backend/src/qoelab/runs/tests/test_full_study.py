@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from qoelab.runs.tests.lab import Lab, fill_questionnaire, participant_view, rate
-from qoelab.testing import DryRunAgent, wait_until
+from qoelab.testing import DryRunAgent, wait_for
 
 EXAMPLE = settings.FIXTURES_DIR / "studies" / "cloud-gaming-2014.json"
 
@@ -204,7 +204,7 @@ def test_a_lab_runs_the_whole_study(
         body: dict[str, Any] = client.get(f"/api/v1/analysis-jobs/{job['id']}/").json()
         return body if body["state"] in {"succeeded", "failed"} else None
 
-    done = wait_until(finished, timeout=120, interval=0.2)
+    done = wait_for("the analysis job", finished, timeout=120, interval=0.2)
     assert done["state"] == "succeeded", done["error"]
     assert done["progress"] == 1.0 and done["input_rows"] == 30
     assert isinstance(done["result"], dict) and done["result"]
