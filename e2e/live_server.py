@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from qoelab_testkit.agent import DryRunAgent, healthy
+from qoelab_testkit.celery_worker import worker_argv, worker_ready
 from qoelab_testkit.prerequisites import require, strict
 from qoelab_testkit.processes import Process
 from qoelab_testkit.services import isolated_services
@@ -114,32 +115,11 @@ def celery_worker(env: dict[str, str], log_dir: Path) -> Iterator[Process | None
     if not env.get("CELERY_BROKER_URL"):
         yield None
         return
-    celery = Path(sys.executable).with_name("celery")
     worker = Process(
-        "worker",
-        [
-            str(celery),
-            "--app",
-            "qoelab",
-            "worker",
-            "--loglevel",
-            "INFO",
-            "--concurrency",
-            "1",
-            "--hostname",
-            "e2e@%h",
-        ],
-        {**env, "PYTHONUNBUFFERED": "1"},
-        log_dir,
-        cwd=REPO,
+        "worker", worker_argv("e2e"), {**env, "PYTHONUNBUFFERED": "1"}, log_dir, cwd=REPO
     ).start()
     try:
-
-        def ready() -> bool:
-            worker.check_alive()
-            return " ready." in worker.text()
-
-        wait_for("the Celery worker", ready, timeout=90, interval=0.2)
+        wait_for("the Celery worker", lambda: worker_ready(worker), timeout=90, interval=0.2)
         yield worker
     finally:
         worker.terminate(timeout=20)

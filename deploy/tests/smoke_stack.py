@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from qoelab_testkit.celery_worker import worker_argv
 from qoelab_testkit.processes import Process as BaseProcess
 from qoelab_testkit.services import Services, isolated_services
 from qoelab_testkit.waiting import free_port, wait_for
@@ -125,23 +126,8 @@ class Stack:
 
     def worker(self, name: str, *, paced: bool = True) -> Process:
         """A Celery worker as the Procfile starts it (one process), named ``name@host``."""
-        program = [sys.executable, str(Path(__file__).with_name("paced_worker.py"))]
-        celery = program if paced else [str(BIN / "celery")]
-        return self.process(
-            name,
-            [
-                *celery,
-                "--app",
-                "qoelab",
-                "worker",
-                "--loglevel",
-                "INFO",
-                "--concurrency",
-                "1",
-                "--hostname",
-                f"{name}@%h",
-            ],
-        )
+        paced_program = [sys.executable, str(Path(__file__).with_name("paced_worker.py"))]
+        return self.process(name, worker_argv(name, paced_program if paced else None))
 
     def stop_all(self) -> None:
         for process in reversed(self.processes):
