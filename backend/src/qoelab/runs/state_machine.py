@@ -31,7 +31,7 @@ class State(models.TextChoices):
     ABORTED = "aborted", "Aborted"
 
 
-#: Every allowed (from, to) pair; services.transition() refuses anything else.
+#: Every allowed (from, to) pair; services.transitions.transition() refuses anything else.
 TRANSITIONS: dict[str, frozenset[str]] = {
     State.CREATED: frozenset({State.QUESTIONNAIRE, State.ABORTED}),
     State.QUESTIONNAIRE: frozenset({State.FREE_PLAY, State.PAUSED, State.ABORTED}),

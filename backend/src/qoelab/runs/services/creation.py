@@ -1,0 +1,79 @@
+"""Creating a session: checks, then the scenario order fixed once (seed and order stored)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import transaction
+
+from qoelab.participants.models import Participant
+from qoelab.runs.models import Session
+from qoelab.runs.ordering import build_order
+from qoelab.runs.services.errors import InvalidInput, WrongState
+from qoelab.runs.state_machine import State
+from qoelab.stations.models import Station
+from qoelab.studies.models import Game, OrderPolicy, Study
+
+
+def create_session(
+    *,
+    study: Study,
+    participant: Participant,
+    game: Game,
+    station: Station | None,
+    created_by: Any = None,
+    seed: int | None = None,
+) -> Session:
+    """Create a session with its scenario order (seed and order are stored).
+
+    One session per participant and game (aborted ones aside); the Latin-square row is the
+    number of earlier sessions with the game, counted under the study's row lock.
+    """
+    if participant.study_id != study.pk:
+        raise InvalidInput(
+            f"participant {participant.code!r} belongs to another study", field="participant"
+        )
+    if game.study_id != study.pk:
+        raise InvalidInput(f"game {game.name!r} belongs to another study", field="game")
+    with transaction.atomic():
+        study = Study.objects.select_for_update().get(pk=study.pk)
+        if (
+            Session.objects.filter(participant=participant, game=game)
+            .exclude(state=State.ABORTED)
+            .exists()
+        ):
+            raise WrongState(
+                f"participant {participant.code!r} already has a session with "
+                f"{game.name!r}; a further session needs another game",
+                field="game",
+            )
+        scenarios = list(study.active_scenarios())
+        if not any(s.is_baseline for s in scenarios):
+            raise InvalidInput("the study has no baseline scenario", field="study")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        row = None
+        if study.order_policy == OrderPolicy.LATIN_SQUARE:
+            row = (
+                Session.objects.filter(study=study, game=game).exclude(state=State.ABORTED).count()
+            )
+        order = build_order(
+            scenarios,
+            policy=study.order_policy,
+            seed=seed,
+            latin_square_row=row,
+            retest_round=study.retest_round,
+        )
+        return Session.objects.create(
+            study=study,
+            study_version=study.version,
+            participant=participant,
+            game=game,
+            station=station,
+            order_policy=study.order_policy,
+            seed=seed,
+            latin_square_row=row,
+            order=order,
+            created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
+        )

@@ -1,0 +1,128 @@
+"""Time-driven steps: the scenario timer, a stuck "applying", the agent's lease, pause expiry.
+
+Polling endpoints call :func:`tick`; Celery beat calls :func:`heartbeat_all` and
+:func:`expire_sessions`. A heartbeat that fails while a scenario plays pauses the session
+(the scenario is replayed after resuming); while rating it is only noted.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import F, Q
+from django.utils import timezone
+
+from qoelab.runs.models import Session
+from qoelab.runs.services.impairment import agent_for, apply_current_scenario, clear_impairment
+from qoelab.runs.services.timing import (
+    lease_seconds,
+    pause_timeout,
+    renew_interval,
+    seconds_remaining,
+)
+from qoelab.runs.services.transitions import (
+    describe_position,
+    locked,
+    note,
+    pause_session,
+    transition,
+)
+from qoelab.runs.state_machine import LEASED_STATES, State
+from qoelab.stations.agent_client import AgentError
+
+
+def catch_up(session: Session, now: datetime, *, renew: bool = True) -> None:
+    """Take the steps that time has made due (the session is locked by the caller)."""
+    if session.state == State.APPLYING:
+        apply_current_scenario(session)
+        return
+    if session.state == State.PLAYING and seconds_remaining(session, now) == 0.0:
+        assert session.scenario_started_at is not None
+        session.scenario_ended_at = session.scenario_started_at + timedelta(
+            seconds=session.study.seconds_per_scenario
+        )
+        transition(session, State.RATING)
+    if renew:
+        renew_lease(session, now)
+
+
+def renew_lease(session: Session, now: datetime, *, force: bool = False) -> None:
+    """Renew the agent's lease when due; while playing, also verify the installed state."""
+    if session.state not in LEASED_STATES or session.station is None:
+        return
+    if session.applied_profile is None or session.state == State.APPLYING:
+        return
+    due = session.lease_renewed_at is None or now - session.lease_renewed_at >= renew_interval()
+    if not (due or force):
+        return
+    client = agent_for(session)
+    try:
+        client.renew(lease_seconds())
+        if session.state == State.PLAYING:
+            client.verify(verified_fields(session.applied_profile))
+    except AgentError as exc:
+        if session.state == State.PLAYING:
+            pause_session(
+                session,
+                State.APPLYING,
+                f"Heartbeat failed during {describe_position(session)}: {exc}. "
+                "The scenario will be replayed after resuming.",
+            )
+        else:
+            # Rating needs no impairment any more: note it, keep the session going.
+            note(session, f"Heartbeat failed while rating: {exc}")
+            session.lease_renewed_at = now
+            session.save(update_fields=["message", "lease_renewed_at", "updated_at"])
+        return
+    session.lease_renewed_at = now
+    session.save(update_fields=["lease_renewed_at", "updated_at"])
+
+
+def verified_fields(installed: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """The per-direction delay, jitter and loss that a verification compares."""
+    return {
+        direction: {
+            k: float(installed[direction][k]) for k in ("delay_ms", "jitter_ms", "loss_pct")
+        }
+        for direction in ("upstream", "downstream")
+    }
+
+
+def tick(session_id: int, *, renew: bool = True) -> Session:
+    """Bring a session up to date (polling endpoints and the periodic heartbeat call it)."""
+    with locked(session_id) as session:
+        catch_up(session, timezone.now(), renew=renew)
+        return session
+
+
+def heartbeat_all() -> int:
+    """Tick every running session (Celery beat); returns how many were ticked."""
+    ids = list(Session.objects.filter(state__in=sorted(LEASED_STATES)).values_list("pk", flat=True))
+    for session_id in ids:
+        tick(session_id)
+    return len(ids)
+
+
+def expire_sessions(now: datetime | None = None) -> list[int]:
+    """Clear the impairment of sessions paused for longer than QOELAB_PAUSE_TIMEOUT_SECONDS."""
+    now = now or timezone.now()
+    cutoff = now - pause_timeout()
+    candidates = Session.objects.filter(state=State.PAUSED, paused_at__lt=cutoff).filter(
+        Q(impairment_cleared_at__isnull=True) | Q(impairment_cleared_at__lt=F("paused_at"))
+    )
+    expired = []
+    for session_id in candidates.values_list("pk", flat=True):
+        with locked(session_id) as session:
+            if session.state != State.PAUSED or session.paused_at is None:
+                continue
+            if session.paused_at >= cutoff:
+                continue
+            if session.impairment_cleared_at and session.impairment_cleared_at >= session.paused_at:
+                continue
+            minutes = pause_timeout().total_seconds() / 60
+            if clear_impairment(session):
+                note(session, f"Paused for more than {minutes:g} min: impairment cleared.")
+                session.save(update_fields=["message", "updated_at"])
+                expired.append(session.pk)
+    return expired

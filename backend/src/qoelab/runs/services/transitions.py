@@ -1,0 +1,61 @@
+"""The locked session row and its moves through :data:`state_machine.TRANSITIONS`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import transaction
+from django.utils import timezone
+
+from qoelab.runs.models import Session
+from qoelab.runs.services.errors import WrongState
+from qoelab.runs.state_machine import State, can_transition
+
+
+@contextmanager
+def locked(session_id: int) -> Iterator[Session]:
+    """The session row, locked (``select_for_update``) for one transaction."""
+    with transaction.atomic():
+        yield Session.objects.select_for_update().get(pk=session_id)
+
+
+def save_revision(session: Session) -> None:
+    """Write the whole row (under the lock) and bump the revision the screens poll for."""
+    session.revision += 1
+    session.save()
+
+
+def transition(session: Session, target: str) -> None:
+    """Move to ``target`` if the transition table allows it; saves every field."""
+    if not can_transition(session.state, target):
+        raise WrongState(f"a session cannot go from {session.state} to {target}")
+    session.state = target
+    save_revision(session)
+
+
+def note(session: Session, text: str) -> None:
+    """Append a time-stamped line to the session's message (not saved)."""
+    stamp = timezone.now().strftime("%H:%M:%S")
+    session.message = f"{session.message}\n[{stamp}] {text}".strip()
+
+
+def describe_position(session: Session) -> str:
+    entry = session.order_entry()
+    code = entry["code"] if entry else "?"
+    return f"scenario {session.current_index + 1} of {session.scenario_count} ({code})"
+
+
+def pause_session(session: Session, resume_to: str, message: str) -> None:
+    """Pause the session; ``resume_to`` is the state :func:`lifecycle.resume` re-enters."""
+    session.paused_from = resume_to
+    session.paused_at = timezone.now()
+    note(session, message)
+    if resume_to in (State.APPLYING, State.PLAYING):
+        # The scenario is replayed after resuming: its verified state no longer holds.
+        session.applied_profile = None
+        session.applied_at = None
+    if session.state == State.PAUSED:  # failed again while resuming
+        save_revision(session)
+    else:
+        transition(session, State.PAUSED)
