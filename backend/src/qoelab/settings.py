@@ -136,6 +136,8 @@ REST_FRAMEWORK: dict[str, object] = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # Service errors (qoelab.core.errors) become JSON responses here, not in every view.
+    "EXCEPTION_HANDLER": "qoelab.core.api.exception_handler",
 }
 
 # The cache holds the login throttle counters, which every gunicorn worker must share:

@@ -13,13 +13,15 @@ from typing import Any
 from django.contrib.auth import authenticate, login, logout
 from django.http import HttpRequest
 
+from qoelab.core.errors import BadRequest
+
 #: One message for every refusal: it never tells which of name and password was wrong,
 #: nor whether the account exists or is inactive.
 WRONG_CREDENTIALS = "Wrong user name or password (or the account is inactive)."
 
 
-class LoginFailed(Exception):
-    """The credentials were refused; ``str()`` is the message for the sign-in form."""
+class LoginFailed(BadRequest):
+    """The credentials were refused; ``str()`` is the message for the sign-in form (400)."""
 
 
 def log_in(request: HttpRequest, username: str, password: str) -> Any:

@@ -76,14 +76,11 @@ class LoginView(APIView):
     def post(self, request: Request) -> Response:
         serializer = LoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            user = services.log_in(
-                request._request,
-                serializer.validated_data["username"],
-                serializer.validated_data["password"],
-            )
-        except services.LoginFailed as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        user = services.log_in(
+            request._request,
+            serializer.validated_data["username"],
+            serializer.validated_data["password"],
+        )
         return Response({"user": services.describe(user)})
 
 

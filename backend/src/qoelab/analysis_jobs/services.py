@@ -9,12 +9,13 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
+from qoelab.core.errors import BadRequest
 from qoelab.exports.tidy import tidy_table
 from qoelab.studies.models import Study
 
 
-class NothingToAnalyse(ValueError):
-    pass
+class NothingToAnalyse(BadRequest):
+    """The study has no ratings the analysis could use (400)."""
 
 
 @dataclass(frozen=True)

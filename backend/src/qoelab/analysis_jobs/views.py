@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from qoelab.analysis_jobs.models import AnalysisJob
 from qoelab.analysis_jobs.serializers import AnalysisJobSerializer, AnalysisRequestSerializer
-from qoelab.analysis_jobs.services import NothingToAnalyse, request_analysis
+from qoelab.analysis_jobs.services import request_analysis
 from qoelab.studies.access import IsResearcher, accessible_studies
 
 
@@ -43,12 +43,9 @@ class StudyAnalysisView(APIView):
         study = get_object_or_404(accessible_studies(request.user), pk=pk)
         serializer = AnalysisRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            outcome = request_analysis(
-                study, reliable_only=serializer.validated_data["reliable_only"], user=request.user
-            )
-        except NothingToAnalyse as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        outcome = request_analysis(
+            study, reliable_only=serializer.validated_data["reliable_only"], user=request.user
+        )
         job = AnalysisJob.objects.get(pk=outcome.job.pk)
         return Response(
             AnalysisJobSerializer(job).data,

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db.models import Model, QuerySet
-from rest_framework import status
 from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from qoelab.core.errors import ServiceError
 
 
-def conflict(message: str) -> Response:
-    """409 with the message in ``detail`` (the state forbids the request)."""
-    return Response({"detail": message}, status=status.HTTP_409_CONFLICT)
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """REST_FRAMEWORK['EXCEPTION_HANDLER']: a :class:`ServiceError` becomes its status and
+    JSON body; everything else is DRF's (validation errors, 403, 404, …)."""
+    if isinstance(exc, ServiceError):
+        set_rollback()
+        return Response(exc.body(), status=exc.status)
+    return drf_exception_handler(exc, context)
 
 
 MAX_ID = 2**63 - 1

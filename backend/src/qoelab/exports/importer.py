@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from qoe_analysis.tidy_columns import REQUIRED_COLUMNS
 
+from qoelab.core.errors import BadRequest
 from qoelab.exports.tidy import PARTICIPANT_COLUMNS, question_columns, scenario_labels
 from qoelab.participants.models import Participant, Skill, participant_code_validator
 from qoelab.ratings.models import Answer, Rating
@@ -36,10 +37,15 @@ YES = {"yes", "true", "1"}
 NO = {"no", "false", "0"}
 
 
-class ImportRejected(ValueError):
+class ImportRejected(BadRequest):
+    """The file is refused as a whole; answered as ``{"detail": "line N: reason", "line": N}``."""
+
     def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+    def body(self) -> dict[str, Any]:
+        return {"detail": str(self), "line": self.line}
 
 
 @dataclass

@@ -106,25 +106,11 @@ class ImportCsvView(APIView):
         else:
             upload = data.get("file") if hasattr(data, "get") else None
             if upload is None or not hasattr(upload, "read"):
-                return Response(
-                    {
-                        "detail": "send the CSV as text/csv or as multipart field 'file'",
-                        "line": None,
-                    },
-                    status=status.HTTP_400_BAD_REQUEST,
-                )
+                raise ImportRejected("send the CSV as text/csv or as multipart field 'file'")
             if upload.size > MAX_IMPORT_BYTES:
-                return Response(
-                    {"detail": "the file is larger than 5 MiB", "line": None},
-                    status=status.HTTP_400_BAD_REQUEST,
-                )
+                raise ImportRejected("the file is larger than 5 MiB")
             content = upload.read()
-        try:
-            result = import_ratings_csv(study, content)
-        except ImportRejected as exc:
-            return Response(
-                {"detail": str(exc), "line": exc.line}, status=status.HTTP_400_BAD_REQUEST
-            )
+        result = import_ratings_csv(study, content)
         return Response(
             {
                 "sessions": result.sessions,

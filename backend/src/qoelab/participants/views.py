@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import serializers, status, viewsets
+from rest_framework import serializers, viewsets
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.request import Request
-from rest_framework.response import Response
 
-from qoelab.core.api import conflict, filter_by_id
+from qoelab.core.api import filter_by_id
+from qoelab.core.errors import Conflict
 from qoelab.participants.models import Participant
 from qoelab.participants.serializers import ParticipantSerializer
 from qoelab.studies.access import IsResearcher, accessible_studies
@@ -58,9 +55,7 @@ class ParticipantViewSet(viewsets.ModelViewSet[Participant]):
         extra = {"consent_at": timezone.now()} if consent and instance.consent_at is None else {}
         serializer.save(**extra)
 
-    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        participant = self.get_object()
-        if participant.sessions.exists():
-            return conflict(f"participant {participant.code!r} has sessions and cannot be deleted")
-        participant.delete()
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def perform_destroy(self, instance: Participant) -> None:
+        if instance.sessions.exists():
+            raise Conflict(f"participant {instance.code!r} has sessions and cannot be deleted")
+        instance.delete()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
+from qoelab.core.errors import Conflict
 from qoelab.studies.models import Study
 
 # The formats of qoe_analysis.policy.FORMATS, repeated so that loading the URL map does not
@@ -17,8 +18,8 @@ from qoelab.studies.models import Study
 FORMATS = ("json", "faucet", "ovs", "onos", "rest_qos", "ietf")
 
 
-class NoFinishedAnalysis(LookupError):
-    """The study's current version has no succeeded analysis job to build a policy from."""
+class NoFinishedAnalysis(Conflict):
+    """The study's current version has no succeeded analysis job to build a policy from (409)."""
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,15 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from qoelab.core.errors import BadRequest, NotFound
 from qoelab.policies.services import (
     FORMATS,
     FlowSelector,
-    NoFinishedAnalysis,
     latest_analysis,
     study_policy,
 )
@@ -49,17 +49,11 @@ def policy_response(request: Request, pk: int, export_format: str) -> HttpRespon
     """Build the study's policy from its latest finished analysis and render it."""
     study = get_object_or_404(accessible_studies(request.user), pk=pk)
     if export_format not in FORMATS:
-        return Response(
-            {"detail": f"unknown policy format {export_format!r}; one of {', '.join(FORMATS)}"},
-            status=status.HTTP_404_NOT_FOUND,
-        )
+        raise NotFound(f"unknown policy format {export_format!r}; one of {', '.join(FORMATS)}")
     query = PolicyQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
     params = query.validated_data
-    try:
-        job = latest_analysis(study, reliable_only=params["reliable_only"])
-    except NoFinishedAnalysis as exc:
-        return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+    job = latest_analysis(study, reliable_only=params["reliable_only"])
     flow = (
         FlowSelector(params["server_ip"], params.get("server_port"), params["protocol"])
         if "server_ip" in params
@@ -71,8 +65,8 @@ def policy_response(request: Request, pk: int, export_format: str) -> HttpRespon
     try:
         policy = study_policy(study, job, stream_kbps=params["rate_kbps"], flow=flow)
         text = export_policy(policy, export_format)
-    except PolicyError as exc:
-        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    except PolicyError as exc:  # the analysis package's own error (no HTTP status)
+        raise BadRequest(str(exc)) from exc
     response = HttpResponse(text, content_type=MEDIA_TYPES[export_format])
     suffix = FILE_SUFFIX.get(export_format, "json")
     response["Content-Disposition"] = (

@@ -2,7 +2,8 @@
 
 Views are thin: they parse input, check access and call :mod:`qoelab.runs.services`,
 which owns every transition. A :class:`services.SessionError` becomes a 400 (bad input)
-or 409 (not possible in the session's state) with ``{"detail": message, "field": …}``.
+or 409 (not possible in the session's state) with ``{"detail": message, "field": …}`` in
+the project's exception handler (:func:`qoelab.core.api.exception_handler`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from qoelab.core.api import filter_by_id
+from qoelab.core.errors import Conflict
 from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.serializers import (
@@ -47,15 +49,11 @@ ERROR = OpenApiResponse(description='{"detail": message, "field": name or null}'
 SESSION_ACTION_RESPONSES = {200: SessionSerializer, 400: ERROR, 409: ERROR}
 
 
-def _error(exc: services.SessionError) -> Response:
-    return Response({"detail": str(exc), "field": exc.field}, status=exc.status)
-
-
-def _run(call: Callable[[], Any]) -> Any:
-    try:
-        return call()
-    except services.SessionError as exc:
-        return _error(exc)
+def _validated(serializer_class: type[Any], request: Request) -> dict[str, Any]:
+    """The request body checked by ``serializer_class`` (a 400 with its errors otherwise)."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
 def _session_queryset() -> QuerySet[Session]:
@@ -107,20 +105,16 @@ class SessionViewSet(
         study = participant.study
         if not accessible_studies(request.user).filter(pk=study.pk).exists():
             raise PermissionDenied("Only the study's owner or members may create sessions.")
-        result = _run(
-            lambda: services.create_session(
-                study=study,
-                participant=participant,
-                game=data["game"],
-                station=data.get("station"),
-                created_by=request.user,
-                seed=data.get("seed"),
-            )
+        session = services.create_session(
+            study=study,
+            participant=participant,
+            game=data["game"],
+            station=data.get("station"),
+            created_by=request.user,
+            seed=data.get("seed"),
         )
-        if isinstance(result, Response):
-            return result
         return Response(
-            SessionSerializer(self.get_queryset().get(pk=result.pk)).data,
+            SessionSerializer(self.get_queryset().get(pk=session.pk)).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -129,21 +123,14 @@ class SessionViewSet(
         services.tick(session.pk)
         return self._fresh(session.pk)
 
-    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        session = self.get_object()
-        if session.state != State.CREATED:
-            return Response(
-                {"detail": "only a session that has not started can be deleted (abort it)"},
-                status=status.HTTP_409_CONFLICT,
-            )
-        session.delete()
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def perform_destroy(self, instance: Session) -> None:
+        if instance.state != State.CREATED:
+            raise Conflict("only a session that has not started can be deleted (abort it)")
+        instance.delete()
 
     def _act(self, call: Callable[[int], Any]) -> Response:
         session = self.get_object()
-        result = _run(lambda: call(session.pk))
-        if isinstance(result, Response):
-            return result
+        call(session.pk)
         return self._fresh(session.pk)
 
     @extend_schema(request=None, responses=SESSION_ACTION_RESPONSES)
@@ -163,9 +150,7 @@ class SessionViewSet(
     @action(detail=True, methods=["post"])
     def questionnaire(self, request: Request, pk: str | None = None) -> Response:
         """Enter the pre-play questionnaire (as the researcher conducting the poll)."""
-        data = _valid(QuestionnaireSerializer, request)
-        if isinstance(data, Response):
-            return data
+        data = _validated(QuestionnaireSerializer, request)
         return self._act(lambda sid: services.submit_questionnaire(sid, data))
 
     @extend_schema(
@@ -187,18 +172,14 @@ class SessionViewSet(
     @action(detail=True, methods=["post"], url_path="post-questions")
     def post_questions(self, request: Request, pk: str | None = None) -> Response:
         """Answer the end-of-session questions → completed (the impairment is cleared)."""
-        data = _valid(PostQuestionsSerializer, request)
-        if isinstance(data, Response):
-            return data
+        data = _validated(PostQuestionsSerializer, request)
         return self._act(lambda sid: services.submit_post_questions(sid, data))
 
     @extend_schema(request=ReasonSerializer, responses=SESSION_ACTION_RESPONSES)
     @action(detail=True, methods=["post"])
     def pause(self, request: Request, pk: str | None = None) -> Response:
         """Pause a running session (an interrupted scenario is replayed after resuming)."""
-        data = _valid(ReasonSerializer, request)
-        if isinstance(data, Response):
-            return data
+        data = _validated(ReasonSerializer, request)
         return self._act(lambda sid: services.pause(sid, data.get("reason", "")))
 
     @extend_schema(request=None, responses=SESSION_ACTION_RESPONSES)
@@ -211,55 +192,36 @@ class SessionViewSet(
     @action(detail=True, methods=["post"])
     def abort(self, request: Request, pk: str | None = None) -> Response:
         """Abort the session; the impairment is cleared and the station freed."""
-        data = _valid(ReasonSerializer, request)
-        if isinstance(data, Response):
-            return data
+        data = _validated(ReasonSerializer, request)
         return self._act(lambda sid: services.abort(sid, data.get("reason", "")))
 
 
-def _valid(serializer_class: type[Any], request: Request) -> Any:
-    serializer = serializer_class(data=request.data)
-    if not serializer.is_valid():
-        return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
-    return dict(serializer.validated_data)
-
-
 def _rate(request: Request, session: Session, serializer_class: type[Any], source: str) -> Response:
-    serializer = serializer_class(data=request.data)
-    if not serializer.is_valid():
-        return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
-    data = serializer.validated_data
-    result = _run(
-        lambda: services.rate(
-            session.pk,
-            score=data["score"],
-            idempotency_key=data["idempotency_key"],
-            position=data["position"],
-            scenario_id=data.get("scenario"),
-            source=source,
-        )
+    """Rate for the researcher or the participant: 201 for a new rating, 200 for a repeat."""
+    data = _validated(serializer_class, request)
+    result = services.rate(
+        session.pk,
+        score=data["score"],
+        idempotency_key=data["idempotency_key"],
+        position=data["position"],
+        scenario_id=data.get("scenario"),
+        source=source,
     )
-    if isinstance(result, Response):
-        return result
     fresh = _session_queryset().prefetch_related("ratings", "answers").get(pk=session.pk)
-    body: dict[str, Any] = {
-        "rating": result.rating,
-        "created": result.created,
-        "session": fresh,
-    }
+    answer: dict[str, Any]
     if source == "participant":
-        return Response(
-            {
-                "created": result.created,
-                "position": result.rating.order_index + 1,
-                "score": result.rating.score,
-                "session": ParticipantViewSerializer(fresh).data,
-            },
-            status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
-        )
+        answer = {
+            "created": result.created,
+            "position": result.rating.order_index + 1,
+            "score": result.rating.score,
+            "session": ParticipantViewSerializer(fresh).data,
+        }
+    else:
+        answer = RateResponseSerializer(
+            {"rating": result.rating, "created": result.created, "session": fresh}
+        ).data
     return Response(
-        RateResponseSerializer(body).data,
-        status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
+        answer, status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
     )
 
 
@@ -323,9 +285,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
 
     def _act(self, call: Callable[[int], Any]) -> Response:
         session = self.get_object()
-        result = _run(lambda: call(session.pk))
-        if isinstance(result, Response):
-            return result
+        call(session.pk)
         return self._view(session.pk)
 
     @extend_schema(
@@ -343,9 +303,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
     )
     @action(detail=True, methods=["post"])
     def questionnaire(self, request: Request, pk: str | None = None) -> Response:
-        data = _valid(QuestionnaireSerializer, request)
-        if isinstance(data, Response):
-            return data
+        data = _validated(QuestionnaireSerializer, request)
         return self._act(lambda sid: services.submit_questionnaire(sid, data))
 
     @extend_schema(
@@ -372,7 +330,5 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
     )
     @action(detail=True, methods=["post"], url_path="post-questions")
     def post_questions(self, request: Request, pk: str | None = None) -> Response:
-        data = _valid(PostQuestionsSerializer, request)
-        if isinstance(data, Response):
-            return data
+        data = _validated(PostQuestionsSerializer, request)
         return self._act(lambda sid: services.submit_post_questions(sid, data))

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from qoelab.core.errors import BadGateway, Conflict
 from qoelab.stations.agent_client import (
     DIRECTIONS,
     SCENARIO_FIELDS,
@@ -27,8 +28,12 @@ from qoelab.stations.models import Station
 BASELINE_LEASE_SECONDS = 10.0
 
 
-class StationBusy(Exception):
-    """The station is held by a session; ``str()`` says which one."""
+class StationBusy(Conflict):
+    """The station is held by a session; ``str()`` says which one (409)."""
+
+
+class BaselineFailed(BadGateway):
+    """The agent could not apply or verify the test profile (502)."""
 
 
 def busy_session(station: Station) -> Any:
@@ -89,7 +94,7 @@ def apply_baseline(station: Station) -> AppliedState:
     :data:`BASELINE_LEASE_SECONDS`, so the agent restores the interfaces soon by itself;
     a session that starts meanwhile clears or replaces it as it always does. Agent
     failures (unreachable, refused, a different state read back) are stored on the
-    station and re-raised as the :class:`AgentError` the client classified.
+    station and raised as :class:`BaselineFailed` (from the client's :class:`AgentError`).
     """
     session = busy_session(station)
     if session is not None:
@@ -101,7 +106,9 @@ def apply_baseline(station: Station) -> AppliedState:
         applied = AgentClient.for_station(station).apply(neutral_profile(), BASELINE_LEASE_SECONDS)
     except AgentError as exc:
         _store(station, False, f"test profile (no impairment) failed: {exc}")
-        raise
+        raise BaselineFailed(
+            f"The agent of station {station.name!r} could not apply the test profile: {exc}"
+        ) from exc
     backend = f", backend {applied.backend}" if applied.backend else ""
     _store(
         station,

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status, viewsets
+from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from qoelab.core.api import conflict
+from qoelab.core.errors import Conflict
 from qoelab.stations import health
-from qoelab.stations.agent_client import AgentError
 from qoelab.stations.models import Station
 from qoelab.stations.serializers import BaselineResultSerializer, StationSerializer
 from qoelab.studies.access import IsResearcher
@@ -28,12 +25,10 @@ class StationViewSet(viewsets.ModelViewSet[Station]):
     def get_queryset(self) -> QuerySet[Station]:
         return Station.objects.order_by("name")
 
-    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        station = self.get_object()
-        if station.sessions.exists():
-            return conflict(f"station {station.name!r} has sessions and cannot be deleted")
-        station.delete()
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def perform_destroy(self, instance: Station) -> None:
+        if instance.sessions.exists():
+            raise Conflict(f"station {instance.name!r} has sessions and cannot be deleted")
+        instance.delete()
 
     @extend_schema(request=None, responses=StationSerializer)
     @action(detail=True, methods=["post"])
@@ -58,18 +53,7 @@ class StationViewSet(viewsets.ModelViewSet[Station]):
         """Test the station: the agent installs the neutral profile (no impairment) with a
         short lease and reads it back; the result is stored like a check's."""
         station = self.get_object()
-        try:
-            applied = health.apply_baseline(station)
-        except health.StationBusy as exc:
-            return conflict(str(exc))
-        except AgentError as exc:
-            return Response(
-                {
-                    "detail": f"The agent of station {station.name!r} could not apply the test "
-                    f"profile: {exc}"
-                },
-                status=status.HTTP_502_BAD_GATEWAY,
-            )
+        applied = health.apply_baseline(station)
         result = {
             "station": station,
             "requested_profile": health.neutral_profile(),

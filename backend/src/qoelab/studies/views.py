@@ -12,7 +12,8 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from qoelab.core.api import conflict, filter_by_id
+from qoelab.core.api import filter_by_id
+from qoelab.core.errors import Conflict
 from qoelab.studies.access import StudyDesignPermission, accessible_studies
 from qoelab.studies.models import Game, Scenario, Study
 from qoelab.studies.serializers import (
@@ -66,12 +67,10 @@ class StudyViewSet(viewsets.ModelViewSet[Study]):
     def perform_create(self, serializer: serializers.BaseSerializer[Study]) -> None:
         serializer.save(owner=self.request.user)
 
-    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        study = self.get_object()
-        if study_is_locked(study):
-            return conflict("the study has sessions (and maybe ratings); it cannot be deleted")
-        study.delete()
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def perform_destroy(self, instance: Study) -> None:
+        if study_is_locked(instance):
+            raise Conflict("the study has sessions (and maybe ratings); it cannot be deleted")
+        instance.delete()
 
 
 def check_study_access(request: Request, study: Study) -> None:
@@ -98,18 +97,16 @@ class GameViewSet(viewsets.ModelViewSet[Game]):
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
         if game_has_sessions(game):
-            return conflict(
+            raise Conflict(
                 f"game {game.name!r} has sessions; changing it would relabel their ratings "
                 "(add a new game instead)"
             )
         return super().update(request, *args, **kwargs)
 
-    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        game = self.get_object()
-        if game_has_sessions(game):
-            return conflict(f"game {game.name!r} has sessions and cannot be deleted")
-        game.delete()
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def perform_destroy(self, instance: Game) -> None:
+        if game_has_sessions(instance):
+            raise Conflict(f"game {instance.name!r} has sessions and cannot be deleted")
+        instance.delete()
 
 
 @extend_schema_view(
@@ -158,14 +155,13 @@ class ScenarioViewSet(viewsets.ModelViewSet[Scenario]):
         result = update_scenario(scenario, _model_values(data, base=scenario))
         return Response(self.get_serializer(result).data)
 
-    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        scenario = self.get_object()
-        if scenario.retired_in_version is not None:
-            return conflict("this scenario row is already retired")
-        if scenario.is_baseline:
-            return conflict("the baseline cannot be removed (make another scenario the baseline)")
-        retire_scenario(scenario)
-        return Response(status=status.HTTP_204_NO_CONTENT)
+    def perform_destroy(self, instance: Scenario) -> None:
+        """Retire the scenario row (kept for the ratings given to it), never delete it."""
+        if instance.retired_in_version is not None:
+            raise Conflict("this scenario row is already retired")
+        if instance.is_baseline:
+            raise Conflict("the baseline cannot be removed (make another scenario the baseline)")
+        retire_scenario(instance)
 
 
 def _model_values(data: dict[str, Any], base: Scenario | None = None) -> dict[str, Any]:
