@@ -1,6 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { Route, Routes } from 'react-router';
 
+import { createQueryClient } from './api/queries';
 import { Layout } from './components/Layout';
 import { Loading } from './components/StatusMessage';
 import { AuthProvider } from './console/AuthContext';
@@ -21,33 +23,37 @@ const ResultsPage = lazy(() => import('./results/ResultsPage'));
 /**
  * Routes of the researcher entry (index.html). Django returns index.html for every path
  * except /participant/…, which gets the separate participant entry (participant.html).
+ * Each App owns its query cache (one per page load; a fresh one per test).
  */
 export function App() {
+  const [queryClient] = useState(createQueryClient);
   return (
-    <AuthProvider>
-      <Routes>
-        <Route element={<Layout />}>
-          <Route index element={<StudyOverviewPage />} />
-          <Route path="login" element={<LoginPage />} />
-          <Route path="console" element={<RequireAuth />}>
-            <Route index element={<StudiesPage />} />
-            <Route path="stations" element={<StationsPage />} />
-            <Route path="studies/:studyId" element={<StudyEditorPage />} />
-            <Route path="studies/:studyId/sessions" element={<SessionsPage />} />
-            <Route path="studies/:studyId/progress" element={<ProgressPage />} />
-            <Route
-              path="studies/:studyId/results"
-              element={
-                <Suspense fallback={<Loading>Loading the results explorer…</Loading>}>
-                  <ResultsPage />
-                </Suspense>
-              }
-            />
-            <Route path="sessions/:sessionId" element={<SessionConsolePage />} />
+    <QueryClientProvider client={queryClient}>
+      <AuthProvider>
+        <Routes>
+          <Route element={<Layout />}>
+            <Route index element={<StudyOverviewPage />} />
+            <Route path="login" element={<LoginPage />} />
+            <Route path="console" element={<RequireAuth />}>
+              <Route index element={<StudiesPage />} />
+              <Route path="stations" element={<StationsPage />} />
+              <Route path="studies/:studyId" element={<StudyEditorPage />} />
+              <Route path="studies/:studyId/sessions" element={<SessionsPage />} />
+              <Route path="studies/:studyId/progress" element={<ProgressPage />} />
+              <Route
+                path="studies/:studyId/results"
+                element={
+                  <Suspense fallback={<Loading>Loading the results explorer…</Loading>}>
+                    <ResultsPage />
+                  </Suspense>
+                }
+              />
+              <Route path="sessions/:sessionId" element={<SessionConsolePage />} />
+            </Route>
+            <Route path="*" element={<NotFoundPage />} />
           </Route>
-          <Route path="*" element={<NotFoundPage />} />
-        </Route>
-      </Routes>
-    </AuthProvider>
+        </Routes>
+      </AuthProvider>
+    </QueryClientProvider>
   );
 }

@@ -1,5 +1,5 @@
 export { ApiError, fieldErrors, flattenErrors, formatHttpError, getJSON, getText, readCookie, sendJSON, sendText } from './client';
 export * from './studies';
 export type * from './types';
-export { useJSON } from './useJSON';
-export type { JSONState } from './useJSON';
+export { apiKey, createQueryClient, useApiQuery } from './queries';
+export type { ApiQueryOptions } from './queries';

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
 
-import { sendText, sessionsPath, studyExportCsvPath, studyImportPath, studyPath, useJSON } from '../api';
+import { apiKey, sendText, sessionsPath, studyExportCsvPath, studyImportPath, studyPath, useApiQuery } from '../api';
 import type { ImportResult, Session, StudyDetail } from '../api';
 import { PaceBadge } from '../components/PaceBadge';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
@@ -15,24 +15,25 @@ import { ActionError, StudyNav, useStudyId } from './ui';
 /** `/console/studies/:id/progress` — how far the study is, and who rates unreliably. */
 export function ProgressPage() {
   const studyId = useStudyId(useParams().studyId);
-  const study = useJSON<StudyDetail>(studyId === null ? null : studyPath(studyId));
-  const sessions = useJSON<Session[]>(studyId === null ? null : sessionsPath(studyId));
+  const study = useApiQuery<StudyDetail>(studyId === null ? null : studyPath(studyId));
+  const sessions = useApiQuery<Session[]>(studyId === null ? null : sessionsPath(studyId), { keepPrevious: true });
   if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
-  const loaded = study.status === 'success' && sessions.status === 'success';
   return (
     <>
-      <StudyNav studyId={studyId} title={study.status === 'success' ? study.data.title : undefined} />
-      {study.status === 'error' && <ErrorMessage title="Could not load the study" error={study.error} onRetry={study.reload} />}
-      {sessions.status === 'error' && <ErrorMessage title="Could not load sessions" error={sessions.error} onRetry={sessions.reload} />}
-      {!loaded && study.status !== 'error' && sessions.status !== 'error' && <Loading>Loading progress…</Loading>}
-      {loaded && (
+      <StudyNav studyId={studyId} title={study.data?.title} />
+      {study.isError && <ErrorMessage title="Could not load the study" error={study.error} onRetry={() => void study.refetch()} />}
+      {sessions.isError && (
+        <ErrorMessage title="Could not load sessions" error={sessions.error} onRetry={() => void sessions.refetch()} />
+      )}
+      {(study.isPending || sessions.isPending) && !study.isError && !sessions.isError && <Loading>Loading progress…</Loading>}
+      {study.data && sessions.data && (
         <>
           <SessionsPerGame study={study.data} sessions={sessions.data} />
           <RatingsPerScenario study={study.data} sessions={sessions.data} />
           <UnreliableRaters studyId={studyId} hasRatings={sessions.data.some((s) => s.state === 'completed')} />
         </>
       )}
-      <ImportExport studyId={studyId} onImported={sessions.reload} />
+      <ImportExport studyId={studyId} />
     </>
   );
 }
@@ -175,7 +176,7 @@ function UnreliableRaters({ studyId, hasRatings }: { studyId: number; hasRatings
   );
 }
 
-function ImportExport({ studyId, onImported }: { studyId: number; onImported: () => void }) {
+function ImportExport({ studyId }: { studyId: number }) {
   const fileRef = useRef<HTMLInputElement>(null);
   const action = useAction();
   const [result, setResult] = useState<ImportResult | null>(null);
@@ -184,11 +185,12 @@ function ImportExport({ studyId, onImported }: { studyId: number; onImported: ()
     const file = fileRef.current?.files?.[0];
     if (!file) return;
     setResult(null);
-    const imported = await action.run(async () => sendText<ImportResult>(studyImportPath(studyId), await file.text(), 'text/csv'));
-    if (imported) {
-      setResult(imported);
-      onImported();
-    }
+    // The import adds sessions: the lists reload (keeping their rows meanwhile) before the result shows.
+    const imported = await action.run(
+      async () => sendText<ImportResult>(studyImportPath(studyId), await file.text(), 'text/csv'),
+      [apiKey(sessionsPath())],
+    );
+    if (imported) setResult(imported);
   };
   return (
     <section aria-labelledby="data-heading">

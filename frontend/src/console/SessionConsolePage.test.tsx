@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Session } from '../api';
 import { jsonResponse } from '../test/fetchMock';
 import { SessionConsolePage } from './SessionConsolePage';
+import { withQueries } from '../test/queries';
 
 const profile = (delay: number, loss: number) => ({ delay_ms: delay, jitter_ms: 0, loss_pct: loss });
 
@@ -61,11 +62,13 @@ function renderConsole(body: Session) {
   });
   vi.stubGlobal('fetch', fetchMock);
   render(
-    <MemoryRouter initialEntries={['/console/sessions/7']}>
-      <Routes>
-        <Route path="/console/sessions/:sessionId" element={<SessionConsolePage />} />
-      </Routes>
-    </MemoryRouter>,
+    withQueries(
+      <MemoryRouter initialEntries={['/console/sessions/7']}>
+        <Routes>
+          <Route path="/console/sessions/:sessionId" element={<SessionConsolePage />} />
+        </Routes>
+      </MemoryRouter>,
+    ),
   );
   return fetchMock;
 }

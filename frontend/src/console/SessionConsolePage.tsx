@@ -1,14 +1,15 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
-import { sendJSON, sessionPath } from '../api';
+import { apiKey, sendJSON, sessionPath, useApiQuery } from '../api';
 import type { Impairment, InstalledProfile, Session } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { formatNumber } from '../components/format';
 import { participantLink } from '../shared/participantLink';
 import type { Lang } from '../shared/participantLink';
 import { formatClock } from '../shared/time';
-import { useAction, useCountdown, usePolled } from './hooks';
+import { useAction, useCountdown } from './hooks';
 import { QrCode } from './QrCode';
 import { agentProblem, PARTICIPANT_SEES, STATE_LABEL } from './sessionText';
 import { ActionError, useStudyId } from './ui';
@@ -18,14 +19,15 @@ const DEFAULT_POLL_MS = 1000;
 /** `/console/sessions/:id` — the researcher's live console of one session. */
 export function SessionConsolePage() {
   const sessionId = useStudyId(useParams().sessionId);
-  const [interval, setIntervalMs] = useState(DEFAULT_POLL_MS);
-  const polled = usePolled<Session>(sessionId === null ? null : sessionPath(sessionId), interval);
+  const path = sessionId === null ? null : sessionPath(sessionId);
+  // Polled at the interval the API sends with each session; the last good copy stays on an error.
+  const polled = useApiQuery<Session>(path, { refetchInterval: (data) => data?.poll_interval_ms ?? DEFAULT_POLL_MS });
+  const queryClient = useQueryClient();
   const session = polled.data;
-  if (session && session.poll_interval_ms !== interval) setIntervalMs(session.poll_interval_ms);
 
   if (sessionId === null) return <ErrorMessage title="Not a session" error={new Error('invalid session id')} />;
   if (!session) {
-    if (polled.error) return <ErrorMessage title="Could not load the session" error={polled.error} onRetry={polled.refresh} />;
+    if (polled.error) return <ErrorMessage title="Could not load the session" error={polled.error} onRetry={() => void polled.refetch()} />;
     return <Loading>Loading session {sessionId}…</Loading>;
   }
   return (
@@ -50,7 +52,14 @@ export function SessionConsolePage() {
         </p>
       )}
       <div className="console__grid">
-        <StatusPanel session={session} receivedAt={polled.receivedAt} onChanged={polled.replace} />
+        <StatusPanel
+          session={session}
+          receivedAt={polled.dataUpdatedAt}
+          onChanged={(fresh) => {
+            // The action's response is the session as it now is: show it without another GET.
+            if (path !== null) queryClient.setQueryData(apiKey(path), fresh);
+          }}
+        />
         <ParticipantLinkPanel session={session} />
       </div>
       <ScenarioPanel session={session} />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
-import { fieldErrors, participantsPath, sendJSON, sessionsPath, stationsPath, studyPath, useJSON } from '../api';
+import { apiKey, fieldErrors, participantsPath, sendJSON, sessionsPath, stationsPath, studyPath, useApiQuery } from '../api';
 import type { Participant, Session, Station, StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { useAction } from './hooks';
@@ -12,19 +12,21 @@ import { ActionError, Field, HealthLight, StudyNav, useStudyId } from './ui';
 /** `/console/studies/:id/sessions` — run a session: pick participant, game and station. */
 export function SessionsPage() {
   const studyId = useStudyId(useParams().studyId);
-  const study = useJSON<StudyDetail>(studyId === null ? null : studyPath(studyId));
-  const sessions = useJSON<Session[]>(studyId === null ? null : sessionsPath(studyId));
+  const study = useApiQuery<StudyDetail>(studyId === null ? null : studyPath(studyId));
+  const sessions = useApiQuery<Session[]>(studyId === null ? null : sessionsPath(studyId), { keepPrevious: true });
   if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
   return (
     <>
-      <StudyNav studyId={studyId} title={study.status === 'success' ? study.data.title : undefined} />
-      {study.status === 'error' && <ErrorMessage title="Could not load the study" error={study.error} onRetry={study.reload} />}
-      {study.status === 'success' && <NewSessionForm study={study.data} />}
+      <StudyNav studyId={studyId} title={study.data?.title} />
+      {study.isError && <ErrorMessage title="Could not load the study" error={study.error} onRetry={() => void study.refetch()} />}
+      {study.data && <NewSessionForm study={study.data} />}
       <section aria-labelledby="sessions-heading">
         <h3 id="sessions-heading">Sessions</h3>
-        {sessions.status === 'error' && <ErrorMessage title="Could not load sessions" error={sessions.error} onRetry={sessions.reload} />}
-        {(sessions.status === 'loading' || sessions.status === 'idle') && <Loading>Loading sessions…</Loading>}
-        {sessions.status === 'success' && <SessionsTable sessions={sessions.data} />}
+        {sessions.isError && (
+          <ErrorMessage title="Could not load sessions" error={sessions.error} onRetry={() => void sessions.refetch()} />
+        )}
+        {sessions.isPending && <Loading>Loading sessions…</Loading>}
+        {sessions.data && <SessionsTable sessions={sessions.data} />}
       </section>
     </>
   );
@@ -75,8 +77,8 @@ function SessionsTable({ sessions }: { sessions: Session[] }) {
 
 function NewSessionForm({ study }: { study: StudyDetail }) {
   const navigate = useNavigate();
-  const participants = useJSON<Participant[]>(participantsPath(study.id));
-  const stations = useJSON<Station[]>(stationsPath());
+  const participants = useApiQuery<Participant[]>(participantsPath(study.id), { keepPrevious: true });
+  const stations = useApiQuery<Station[]>(stationsPath(), { keepPrevious: true });
   const [participant, setParticipant] = useState('');
   const [newCode, setNewCode] = useState('');
   const [game, setGame] = useState('');
@@ -91,7 +93,6 @@ function NewSessionForm({ study }: { study: StudyDetail }) {
       if (participant === 'new') {
         const p = await sendJSON<Participant>('POST', participantsPath(), newCode.trim() ? { study: study.id, code: newCode.trim() } : { study: study.id });
         participantId = p.id;
-        participants.reload();
         setParticipant(String(p.id));
       }
       return sendJSON<Session>('POST', sessionsPath(), {
@@ -99,11 +100,11 @@ function NewSessionForm({ study }: { study: StudyDetail }) {
         game: game === '' ? null : Number(game),
         station: station === '' ? null : Number(station),
       });
-    });
+    }, [apiKey(participantsPath()), apiKey(sessionsPath()), apiKey(stationsPath())]);
     if (created) void navigate(`/console/sessions/${created.id}`);
   };
 
-  const stationList = stations.status === 'success' ? stations.data : [];
+  const stationList = stations.data ?? [];
   const chosenStation = stationList.find((s) => String(s.id) === station);
   return (
     <section aria-labelledby="new-session">
@@ -114,8 +115,7 @@ function NewSessionForm({ study }: { study: StudyDetail }) {
             <select {...p} value={participant} onChange={(e) => { setParticipant(e.target.value); }}>
               <option value="">choose…</option>
               <option value="new">+ new participant</option>
-              {participants.status === 'success' &&
-                participants.data.map((x) => (
+              {participants.data?.map((x) => (
                   <option key={x.id} value={x.id}>
                     {x.code}
                     {x.age !== null ? ` (${x.age}, ${x.skill || 'skill ?'})` : ''}

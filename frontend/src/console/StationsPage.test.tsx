@@ -6,6 +6,7 @@ import type { BaselineResult, Station } from '../api';
 import { jsonResponse } from '../test/fetchMock';
 import { StationsPage } from './StationsPage';
 import { baselineReport } from './stationText';
+import { withQueries } from '../test/queries';
 
 const zero = { delay_ms: 0, jitter_ms: 0, loss_pct: 0 };
 
@@ -51,9 +52,11 @@ function renderWith(answer: { status: number; body: unknown }, current: Station 
     }),
   );
   render(
-    <MemoryRouter>
-      <StationsPage />
-    </MemoryRouter>,
+    withQueries(
+      <MemoryRouter>
+        <StationsPage />
+      </MemoryRouter>,
+    ),
   );
   return calls;
 }

@@ -1,17 +1,21 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { Link } from 'react-router';
 
-import { fieldErrors, sendJSON, stationApplyBaselinePath, stationPath, stationsPath } from '../api';
+import { apiKey, fieldErrors, sendJSON, stationApplyBaselinePath, stationPath, stationsPath, useApiQuery } from '../api';
 import type { BaselineResult, Station } from '../api';
 import { EmptyState, ErrorMessage, Loading } from '../components/StatusMessage';
-import { useAction, usePolled } from './hooks';
+import { useAction } from './hooks';
 import { baselineReport } from './stationText';
 import { ActionError, Field, HealthLight } from './ui';
 
 /** `/console/stations` — the lab's seats and their netem agents. */
 export function StationsPage() {
-  const stations = usePolled<Station[]>(stationsPath(), null);
+  const stations = useApiQuery<Station[]>(stationsPath(), { keepPrevious: true });
+  const queryClient = useQueryClient();
+  // After a change (or a check, which updates the health light) the list reloads, keeping its cards meanwhile.
+  const reload = () => void queryClient.invalidateQueries({ queryKey: apiKey(stationsPath()) });
   return (
     <>
       <h2>Stations</h2>
@@ -19,8 +23,8 @@ export function StationsPage() {
         Each station is a lab seat whose network is shaped by a netem agent. Check an agent before a session: the light
         shows whether the backend reached it with its token and found the configured interfaces.
       </p>
-      {stations.error && <ErrorMessage title="Could not load stations" error={stations.error} onRetry={stations.refresh} />}
-      {!stations.data && !stations.error && <Loading>Loading stations…</Loading>}
+      {stations.error && <ErrorMessage title="Could not load stations" error={stations.error} onRetry={() => void stations.refetch()} />}
+      {stations.isPending && <Loading>Loading stations…</Loading>}
       {stations.data &&
         (stations.data.length === 0 ? (
           <EmptyState>
@@ -29,11 +33,11 @@ export function StationsPage() {
         ) : (
           <ul className="card-list" aria-label="Stations">
             {stations.data.map((station) => (
-              <StationCard key={station.id} station={station} onChanged={stations.refresh} />
+              <StationCard key={station.id} station={station} onChanged={reload} />
             ))}
           </ul>
         ))}
-      <StationForm onSaved={stations.refresh} />
+      <StationForm onSaved={reload} />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 
-import { fieldErrors, sendJSON, studiesPath, useJSON } from '../api';
+import { apiKey, fieldErrors, sendJSON, studiesPath, useApiQuery } from '../api';
 import type { StudyDetail, StudySummary } from '../api';
 import { EmptyState, ErrorMessage, Loading } from '../components/StatusMessage';
 import { useAction } from './hooks';
@@ -10,15 +10,15 @@ import { ActionError, Field } from './ui';
 
 /** `/console` — the researcher's studies, with a form to start a new one. */
 export function StudiesPage() {
-  const studies = useJSON<StudySummary[]>(studiesPath());
+  const studies = useApiQuery<StudySummary[]>(studiesPath(), { keepPrevious: true });
   return (
     <>
       <h2>Studies</h2>
-      {studies.status === 'error' && (
-        <ErrorMessage title="Could not load studies" error={studies.error} onRetry={studies.reload} />
+      {studies.isError && (
+        <ErrorMessage title="Could not load studies" error={studies.error} onRetry={() => void studies.refetch()} />
       )}
-      {(studies.status === 'loading' || studies.status === 'idle') && <Loading>Loading studies…</Loading>}
-      {studies.status === 'success' &&
+      {studies.isPending && <Loading>Loading studies…</Loading>}
+      {studies.isSuccess &&
         (studies.data.length === 0 ? (
           <EmptyState>
             <p>No study yet. Create one below, or load the example with <code>make demo</code>.</p>
@@ -57,7 +57,7 @@ function NewStudyForm() {
 
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
-    const created = await action.run(() => sendJSON<StudyDetail>('POST', studiesPath(), { title, slug }));
+    const created = await action.run(() => sendJSON<StudyDetail>('POST', studiesPath(), { title, slug }), [apiKey(studiesPath())]);
     if (created) void navigate(`/console/studies/${created.id}`);
   };
 

@@ -1,8 +1,10 @@
 import { useId } from 'react';
 import { useSearchParams } from 'react-router';
 
-import { studiesPath, studyPath, useJSON } from '../api';
-import type { JSONState, StudyDetail, StudySummary } from '../api';
+import type { UseQueryResult } from '@tanstack/react-query';
+
+import { studiesPath, studyPath, useApiQuery } from '../api';
+import type { StudyDetail, StudySummary } from '../api';
 import { GamesTable } from '../components/GamesTable';
 import { ScenariosTable } from '../components/ScenariosTable';
 import { EmptyState, ErrorMessage, Loading } from '../components/StatusMessage';
@@ -12,20 +14,18 @@ import { EmptyState, ErrorMessage, Loading } from '../components/StatusMessage';
  * With several studies, a selector picks one; the choice is kept in `?study=<id>`.
  */
 export function StudyOverviewPage() {
-  const studies = useJSON<StudySummary[]>(studiesPath());
+  const studies = useApiQuery<StudySummary[]>(studiesPath(), { keepPrevious: true });
   const [searchParams, setSearchParams] = useSearchParams();
   const selectId = useId();
 
-  const list = studies.status === 'success' ? studies.data : [];
+  const list = studies.data ?? [];
   const requested = Number(searchParams.get('study'));
   const selected = list.find((s) => s.id === requested) ?? list[0];
-  const study = useJSON<StudyDetail>(selected ? studyPath(selected.id) : null);
+  const study = useApiQuery<StudyDetail>(selected ? studyPath(selected.id) : null);
 
-  if (studies.status === 'loading' || studies.status === 'idle') {
-    return <Loading>Loading studies…</Loading>;
-  }
-  if (studies.status === 'error') {
-    return <ErrorMessage title="Could not load studies" error={studies.error} onRetry={studies.reload} />;
+  if (studies.isPending) return <Loading>Loading studies…</Loading>;
+  if (studies.isError) {
+    return <ErrorMessage title="Could not load studies" error={studies.error} onRetry={() => void studies.refetch()} />;
   }
   if (!selected) {
     return (
@@ -62,12 +62,10 @@ export function StudyOverviewPage() {
   );
 }
 
-function StudyDetailView({ summary, state }: { summary: StudySummary; state: JSONState<StudyDetail> }) {
-  if (state.status === 'loading' || state.status === 'idle') {
-    return <Loading>Loading “{summary.title}”…</Loading>;
-  }
-  if (state.status === 'error') {
-    return <ErrorMessage title="Could not load the study" error={state.error} onRetry={state.reload} />;
+function StudyDetailView({ summary, state }: { summary: StudySummary; state: UseQueryResult<StudyDetail> }) {
+  if (state.isPending) return <Loading>Loading “{summary.title}”…</Loading>;
+  if (state.isError) {
+    return <ErrorMessage title="Could not load the study" error={state.error} onRetry={() => void state.refetch()} />;
   }
   const detail = state.data;
   return (

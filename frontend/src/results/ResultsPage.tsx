@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 
-import { getText, studyExportCsvPath, studyPath, useJSON } from '../api';
+import { getText, studyExportCsvPath, studyPath, useApiQuery } from '../api';
 import type { StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { StudyNav, useStudyId } from '../console/ui';
@@ -28,14 +28,14 @@ import type { Job } from './useAnalysis';
 /** `/console/studies/:id/results` — the results explorer (lazy-loaded with Chart.js). */
 export default function ResultsPage() {
   const studyId = useStudyId(useParams().studyId);
-  const study = useJSON<StudyDetail>(studyId === null ? null : studyPath(studyId));
+  const study = useApiQuery<StudyDetail>(studyId === null ? null : studyPath(studyId));
   if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
   return (
     <>
-      <StudyNav studyId={studyId} title={study.status === 'success' ? study.data.title : undefined} />
-      {study.status === 'error' && <ErrorMessage title="Could not load the study" error={study.error} onRetry={study.reload} />}
-      {(study.status === 'loading' || study.status === 'idle') && <Loading>Loading the study…</Loading>}
-      {study.status === 'success' && <Explorer study={study.data} />}
+      <StudyNav studyId={studyId} title={study.data?.title} />
+      {study.isError && <ErrorMessage title="Could not load the study" error={study.error} onRetry={() => void study.refetch()} />}
+      {study.isPending && <Loading>Loading the study…</Loading>}
+      {study.data && <Explorer study={study.data} />}
     </>
   );
 }

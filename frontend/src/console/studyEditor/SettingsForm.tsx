@@ -1,0 +1,127 @@
+/** The study's settings form: timing, order policy, scale and language. */
+import { useState } from 'react';
+import type { SyntheticEvent } from 'react';
+
+import { fieldErrors, sendJSON, studyPath } from '../../api';
+import type { OrderPolicy, StudyDetail, StudyLanguage } from '../../api';
+import { useAction } from '../hooks';
+import { ActionError, Field } from '../ui';
+import { toNumber } from './editRow';
+
+export function SettingsForm({ study, onSaved }: { study: StudyDetail; onSaved: () => void }) {
+  const [draft, setDraft] = useState({
+    title: study.title,
+    description: study.description,
+    seconds_per_scenario: String(study.seconds_per_scenario),
+    free_play_minutes: String(study.free_play_minutes),
+    order_policy: study.order_policy,
+    retest_round: study.retest_round,
+    scale_labels: study.scale_labels.join(', '),
+    language: study.language,
+  });
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const errors = fieldErrors(action.error);
+  const set = (patch: Partial<typeof draft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setSaved(false);
+  };
+
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    const body = {
+      title: draft.title,
+      description: draft.description,
+      seconds_per_scenario: toNumber(draft.seconds_per_scenario),
+      free_play_minutes: toNumber(draft.free_play_minutes),
+      order_policy: draft.order_policy,
+      retest_round: draft.retest_round,
+      language: draft.language,
+      scale_labels: draft.scale_labels
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    };
+    const result = await action.run(() => sendJSON<StudyDetail>('PATCH', studyPath(study.id), body));
+    if (result) {
+      setSaved(true);
+      onSaved();
+    }
+  };
+
+  return (
+    <section aria-labelledby="settings-heading">
+      <h3 id="settings-heading">Settings and timing</h3>
+      <form className="form card form--grid" onSubmit={(event) => void submit(event)} noValidate aria-label="Study settings">
+        <Field label="Title" error={errors.title}>
+          {(props) => <input {...props} value={draft.title} onChange={(e) => { set({ title: e.target.value }); }} />}
+        </Field>
+        <Field label="Description" error={errors.description}>
+          {(props) => (
+            <textarea {...props} rows={2} value={draft.description} onChange={(e) => { set({ description: e.target.value }); }} />
+          )}
+        </Field>
+        <Field label="Seconds per scenario" error={errors.seconds_per_scenario} hint="Play time of each scenario (5–3600 s).">
+          {(props) => (
+            <input
+              {...props}
+              type="number"
+              inputMode="numeric"
+              value={draft.seconds_per_scenario}
+              onChange={(e) => { set({ seconds_per_scenario: e.target.value }); }}
+            />
+          )}
+        </Field>
+        <Field label="Free play (minutes)" error={errors.free_play_minutes} hint="Unimpaired warm-up before the first scenario (0–120).">
+          {(props) => (
+            <input
+              {...props}
+              type="number"
+              inputMode="numeric"
+              value={draft.free_play_minutes}
+              onChange={(e) => { set({ free_play_minutes: e.target.value }); }}
+            />
+          )}
+        </Field>
+        <Field label="Scenario order" error={errors.order_policy} hint="The baseline always comes first.">
+          {(props) => (
+            <select {...props} value={draft.order_policy} onChange={(e) => { set({ order_policy: e.target.value as OrderPolicy }); }}>
+              <option value="random">Random per session (seed stored)</option>
+              <option value="latin_square">Balanced Latin square across participants</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Participant language"
+          error={errors.language}
+          hint="The participant's screens start in it; the participant can switch, and a session link can name another."
+        >
+          {(props) => (
+            <select {...props} value={draft.language} onChange={(e) => { set({ language: e.target.value as StudyLanguage }); }}>
+              <option value="en">English</option>
+              <option value="de">Deutsch</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Rating scale labels (lowest first, comma-separated)" error={errors.scale_labels}>
+          {(props) => <input {...props} value={draft.scale_labels} onChange={(e) => { set({ scale_labels: e.target.value }); }} />}
+        </Field>
+        <div className="field field--checkbox">
+          <label>
+            <input type="checkbox" checked={draft.retest_round} onChange={(e) => { set({ retest_round: e.target.checked }); }} /> Repeat
+            every non-baseline scenario in a second round (test–retest)
+          </label>
+          {errors.retest_round && <p className="field-error">{errors.retest_round}</p>}
+        </div>
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={action.busy}>
+            Save settings
+          </button>
+          {saved && <span role="status" className="ok-text">Saved.</span>}
+          {errors[''] && <ActionError error={errors['']} />}
+        </div>
+      </form>
+    </section>
+  );
+}
+
