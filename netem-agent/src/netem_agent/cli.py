@@ -261,8 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    from netem_agent.agent import AgentError
     from netem_agent.config import ConfigError
+    from netem_agent.errors import AgentError
 
     commands = {
         "serve": cmd_serve,

@@ -25,9 +25,11 @@ from typing import Any
 from netem_profile import ProfileError, parse_profile
 
 from netem_agent import __version__
-from netem_agent.agent import Agent, AgentError, StateStore
+from netem_agent.agent import Agent
 from netem_agent.backends import Backend, DryRunBackend, NetlinkBackend
 from netem_agent.config import Config
+from netem_agent.errors import AgentError
+from netem_agent.state_store import StateStore
 
 log = logging.getLogger("netem_agent.server")
 

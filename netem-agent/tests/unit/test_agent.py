@@ -7,21 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from netem_agent.agent import (
-    ROOT_HANDLE,
-    Agent,
-    Conflict,
-    KernelError,
-    StateStore,
-    UnknownInterface,
-    VerificationFailed,
-    flow_filter_keys,
-    shaping_points,
-)
+from netem_agent.agent import Agent
 from netem_agent.backends import BackendError, DryRunBackend, QdiscState
 from netem_agent.config import FlowFilter, make_topology
+from netem_agent.errors import Conflict, KernelError, UnknownInterface, VerificationFailed
 from netem_agent.netem import NetemParams
 from netem_agent.rtnl import TC_H_ROOT
+from netem_agent.shaping_plan import ROOT_HANDLE, flow_filter_keys, shaping_points
+from netem_agent.state_store import StateStore
 from netem_profile import parse_profile
 
 BRIDGE = {"mode": "bridge", "client_iface": "eth-c", "server_iface": "eth-s"}
