@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import requests
+from netem_profile import DIRECTIONS as DIRECTIONS  # re-exported: the health check uses it
+from netem_profile import DirectionProfile, ProfileError, parse_profile
 
 #: The profile fields the backend sets; every other field must read back neutral.
 SCENARIO_FIELDS = ("delay_ms", "jitter_ms", "loss_pct")
-DIRECTIONS = ("upstream", "downstream")
 #: Read-back tolerance: netem stores delay in ns and loss as a 32-bit fraction.
 DELAY_TOLERANCE_MS = 0.001
 LOSS_TOLERANCE_PCT = 1e-6
@@ -49,24 +50,16 @@ class AgentStateMismatch(AgentError):
 
 
 def neutral_direction() -> dict[str, Any]:
-    from netem_profile import DirectionProfile
-
-    result: dict[str, Any] = DirectionProfile().to_dict()
-    return result
+    return DirectionProfile().to_dict()
 
 
 def expected_profile(profile: dict[str, dict[str, float]]) -> dict[str, dict[str, Any]]:
     """The full profile document the agent should read back for ``profile``."""
-    from netem_profile import parse_profile
-
-    result: dict[str, dict[str, Any]] = parse_profile(profile).to_dict()
-    return result
+    return parse_profile(profile).to_dict()
 
 
 def validate_profile(profile: dict[str, dict[str, float]]) -> list[dict[str, str]]:
     """Problems the agent would reject the profile for (empty list when it is valid)."""
-    from netem_profile import ProfileError, parse_profile
-
     try:
         parse_profile(profile)
     except ProfileError as exc:
