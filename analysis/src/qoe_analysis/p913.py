@@ -1,0 +1,158 @@
+"""ITU-T P.913 subject screening (r1 and r2, iterated), as a per-rater status with reasons.
+
+The rule (ITU-T P.913, clause "Subject screening" — 11.4 in the 03/2016 edition; from the
+VQEG Multimedia test plan, Annex VI; reference implementation: M. Pinson, NTIA/ITS,
+``screening.m`` method 3 "Pearson and Pearson per HRC"):
+
+* r1 = Pearson r between a subject's ratings and the mean rating of the same PVS over all
+  subjects. Here a PVS is a condition = scenario × game.
+* r2 = Pearson r between the subject's mean rating per HRC and the mean rating per HRC over
+  all subjects, i.e. averaged over the sources (SRC). Here HRC = the network scenario and
+  SRC = the game: r2 forgives a subject who judges the games differently but orders the
+  network conditions like everybody else.
+* A subject is rejected when r1 < 0.75 **and** r2 < 0.8.
+
+The procedure is repeated without the rejected subjects (the means are recomputed over the
+remaining ones) until a pass rejects nobody. A subject whose r1 or r2 is undefined (constant
+ratings, or fewer than two conditions / scenarios) and who is not kept by the other
+correlation cannot be judged: status ``not_assessable``, never ``unreliable``; such subjects
+stay in the means.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
+from qoe_analysis.reliability import grouped_pearson
+from qoe_analysis.tabular import column_codes, group_codes
+
+__all__ = ["R1_THRESHOLD", "R2_THRESHOLD", "p913_iterated_screening"]
+
+R1_THRESHOLD = 0.75
+R2_THRESHOLD = 0.8
+
+
+def _fmt(value: float) -> str:
+    return "undefined" if not np.isfinite(value) else f"{value:.3f}"
+
+
+def _pass(
+    rater: np.ndarray[Any, Any],
+    cond: np.ndarray[Any, Any],
+    scen: np.ndarray[Any, Any],
+    u: np.ndarray[Any, Any],
+    active: np.ndarray[Any, Any],
+    n_raters: int,
+    n_conds: int,
+    n_scens: int,
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """r1 and r2 of every rater against the means over the active raters' ratings."""
+    on = active[rater]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pvs_mean = np.bincount(cond[on], u[on], n_conds) / np.bincount(cond[on], None, n_conds)
+        hrc_mean = np.bincount(scen[on], u[on], n_scens) / np.bincount(scen[on], None, n_scens)
+        r1 = grouped_pearson(rater, u, np.nan_to_num(pvs_mean[cond]), n_raters)
+        # the rater's mean per HRC (scenario), one point per (rater, scenario) pair
+        pair = rater * n_scens + scen
+        keys, pair_code = np.unique(pair, return_inverse=True)
+        own = np.bincount(pair_code, u) / np.bincount(pair_code)
+        r2 = grouped_pearson(
+            keys // n_scens, own, np.nan_to_num(hrc_mean[keys % n_scens]), n_raters
+        )
+    # a mean over no active rating (a condition only rejected raters saw) makes r undefined
+    r1[np.bincount(rater, np.isnan(pvs_mean[cond]), n_raters) > 0] = np.nan
+    return r1, r2
+
+
+def p913_iterated_screening(
+    df: pd.DataFrame,
+    *,
+    r1_threshold: float = R1_THRESHOLD,
+    r2_threshold: float = R2_THRESHOLD,
+    max_passes: int = 100,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """P.913 screening of every rater (module doc).
+
+    Returns the per-rater table ``rater_id, r, r1, r2, status, reason, rejected_in_pass``
+    (``r`` = r1 of the first pass, over all raters; r1/r2 of the pass that rejected the
+    rater, else of the last pass) and a summary (thresholds, passes, rejected per pass).
+    """
+    rater, raters = column_codes(df[RATER])
+    cond, conds = group_codes(df, [SCENARIO, GAME])
+    scen, scens = column_codes(df[SCENARIO])
+    u = df[RATING].to_numpy(dtype=np.float64)
+    n = len(raters)
+    present = np.bincount(rater, minlength=n) > 0
+    active = present.copy()
+    rejected_in = np.zeros(n, dtype=np.int64)  # 0 = never rejected
+    r1_final = np.full(n, np.nan)
+    r2_final = np.full(n, np.nan)
+    first_r1 = np.full(n, np.nan)
+    per_pass: list[list[str]] = []
+    names = np.array([str(x) for x in raters], dtype=object)
+    for k in range(1, max_passes + 1):
+        r1, r2 = _pass(rater, cond, scen, u, active, n, len(conds), len(scens))
+        if k == 1:
+            first_r1 = r1.copy()
+        r1_final[active] = r1[active]
+        r2_final[active] = r2[active]
+        fail = active & (r1 < r1_threshold) & (r2 < r2_threshold)  # NaN compares False
+        if not fail.any():
+            break
+        active &= ~fail
+        rejected_in[fail] = k
+        per_pass.append(sorted(names[fail].tolist()))
+    kept_by = (r1_final >= r1_threshold) | (r2_final >= r2_threshold)
+    status = np.where(
+        rejected_in > 0, "unreliable", np.where(kept_by, "reliable", "not_assessable")
+    )
+    reasons = []
+    for i in range(n):
+        a, b = _fmt(r1_final[i]), _fmt(r2_final[i])
+        if rejected_in[i]:
+            reasons.append(
+                f"pass {rejected_in[i]}: r1 = {a} < {r1_threshold:g} "
+                f"and r2 = {b} < {r2_threshold:g}"
+            )
+        elif r1_final[i] >= r1_threshold:
+            reasons.append(f"r1 = {a} >= {r1_threshold:g}")
+        elif r2_final[i] >= r2_threshold:
+            reasons.append(f"r1 = {a} < {r1_threshold:g} but r2 = {b} >= {r2_threshold:g}")
+        else:
+            reasons.append(
+                f"r1 = {a}, r2 = {b}: a correlation is undefined (constant ratings or fewer "
+                "than two conditions/scenarios), so the rule cannot decide"
+            )
+    table = pd.DataFrame(
+        {
+            RATER: names,
+            "r": first_r1,
+            "r1": r1_final,
+            "r2": r2_final,
+            "status": status,
+            "reason": np.array(reasons, dtype=object),
+            "rejected_in_pass": pd.array(
+                np.where(rejected_in > 0, rejected_in, 0), dtype="Int64"
+            ).astype(object),
+        }
+    )
+    table.loc[rejected_in == 0, "rejected_in_pass"] = None
+    table = table[present].sort_values(RATER, kind="stable").reset_index(drop=True)
+    summary = {
+        "rule": f"reject when r1 < {r1_threshold:g} and r2 < {r2_threshold:g}; repeat until "
+        "a pass rejects nobody",
+        "source": "ITU-T P.913, subject screening (clause 11.4 of the 03/2016 edition); "
+        "VQEG Multimedia test plan Annex VI",
+        "r1": "Pearson r of the rater's ratings with the per-condition (scenario x game) means",
+        "r2": "Pearson r of the rater's per-scenario means with the per-scenario means over "
+        "all ratings (averaged over the games)",
+        "r1_threshold": r1_threshold,
+        "r2_threshold": r2_threshold,
+        "passes": len(per_pass) + 1,
+        "rejected_per_pass": per_pass,
+    }
+    return table, summary

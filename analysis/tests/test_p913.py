@@ -1,0 +1,89 @@
+"""ITU-T P.913 screening (r1 and r2, iterated): hand-computed cases, statuses, reasons."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from qoe_analysis.p913 import p913_iterated_screening
+from qoe_analysis.reliability import p913_screening
+from scipy import stats
+
+
+def table(ratings: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
+    """rater -> game -> ratings of scenarios s1, s2, ... in order."""
+    rows = [
+        (rater, game, f"s{k + 1}", value)
+        for rater, games in ratings.items()
+        for game, values in games.items()
+        for k, value in enumerate(values)
+    ]
+    return pd.DataFrame(rows, columns=["rater_id", "game", "scenario", "rating"])
+
+
+def test_r2_keeps_a_rater_that_r1_alone_rejects() -> None:
+    # A-C: scenario effect 1 per step, g1 one point better than g2. D orders the scenarios
+    # the same way but prefers g2 (a different taste in games).
+    good = {"g1": [5.0, 4.0, 3.0], "g2": [3.0, 2.0, 1.0]}
+    data = table({"A": good, "B": good, "C": good, "D": {"g1": [3, 2, 1], "g2": [5, 4, 3]}})
+    # by hand: PVS means (all four raters) g1 = (4.5, 3.5, 2.5), g2 = (3.5, 2.5, 1.5);
+    # D's per-scenario means (4, 3, 2) equal the overall per-scenario means -> r2 = 1;
+    # r1: centred D = (0, −1, −2, 2, 1, 0), centred means = (1.5, .5, −.5, .5, −.5, −1.5),
+    # Sxy = 1, Sxx = 10, Syy = 5.5 -> r1 = 1/√55
+    r1_d = stats.pearsonr([3, 2, 1, 5, 4, 3], [4.5, 3.5, 2.5, 3.5, 2.5, 1.5])[0]
+    assert r1_d == pytest.approx(1 / np.sqrt(55))
+    result, summary = p913_iterated_screening(data)
+    d = result.set_index("rater_id").loc["D"]
+    assert d["r1"] == pytest.approx(r1_d) and d["r2"] == pytest.approx(1.0)
+    assert d["status"] == "reliable" and "but r2 = 1.000 >= 0.8" in d["reason"]
+    assert summary["rejected_per_pass"] == [] and summary["passes"] == 1
+    # the former single-pass r1 rule rejects D
+    assert p913_screening(data).set_index("rater_id").loc["D", "rejected"]
+
+
+def test_second_pass_rejects_a_rater_the_first_pass_kept() -> None:
+    # one game, so r2 = r1 and the rule is r1 < 0.75
+    ratings = {
+        "G1": [5.0, 4.0, 2.0, 1.0],
+        "G2": [5.0, 3.0, 2.0, 1.0],
+        "G3": [4.0, 4.0, 2.0, 1.0],
+        "X": [1.0, 2.0, 4.0, 5.0],  # reversed
+        "Y": [5.0, 1.0, 5.0, 1.0],
+    }
+    data = table({k: {"g": v} for k, v in ratings.items()})
+    mean1 = np.mean(list(ratings.values()), axis=0)
+    mean2 = np.mean([ratings[k] for k in ("G1", "G2", "G3", "Y")], axis=0)
+    ry1 = stats.pearsonr(ratings["Y"], mean1)[0]
+    ry2 = stats.pearsonr(ratings["Y"], mean2)[0]
+    assert ry1 == pytest.approx(0.768221279597376) and ry1 >= 0.75
+    assert ry2 == pytest.approx(0.658504607868518) and ry2 < 0.75
+    result, summary = p913_iterated_screening(data)
+    assert summary["rejected_per_pass"] == [["X"], ["Y"]] and summary["passes"] == 3
+    by = result.set_index("rater_id")
+    assert by.loc["Y", "status"] == "unreliable" and by.loc["Y", "rejected_in_pass"] == 2
+    assert by.loc["Y", "r1"] == pytest.approx(ry2) and by.loc["Y", "r"] == pytest.approx(ry1)
+    assert by.loc["Y", "reason"].startswith("pass 2: r1 = 0.659 < 0.75")
+    assert by.loc["X", "rejected_in_pass"] == 1
+    assert (by.loc[["G1", "G2", "G3"], "status"] == "reliable").all()
+    assert by.loc["G1", "rejected_in_pass"] is None
+    # the single-pass r1 rule keeps Y
+    assert not p913_screening(data).set_index("rater_id").loc["Y", "rejected"]
+
+
+def test_constant_rater_is_not_assessable() -> None:
+    good = {"g1": [5.0, 4.0, 3.0], "g2": [4.0, 3.0, 1.0]}
+    data = table({"A": good, "B": good, "F": {"g1": [3, 3, 3], "g2": [3, 3, 3]}})
+    result, _ = p913_iterated_screening(data)
+    f = result.set_index("rater_id").loc["F"]
+    assert f["status"] == "not_assessable" and np.isnan(f["r1"]) and np.isnan(f["r2"])
+    assert "undefined" in f["reason"]
+
+
+def test_matches_single_pass_r_on_the_study(study: pd.DataFrame) -> None:
+    result, summary = p913_iterated_screening(study)
+    single = p913_screening(study)
+    np.testing.assert_allclose(result["r"], single["r"], rtol=1e-12)
+    first = set(summary["rejected_per_pass"][0]) if summary["rejected_per_pass"] else set()
+    # pass 1 rejects a subset of the r1-only rule (r2 can only keep raters)
+    assert first <= set(single.loc[single["rejected"], "rater_id"])
+    assert set(result["status"]) <= {"reliable", "unreliable", "not_assessable"}
