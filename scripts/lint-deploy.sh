@@ -54,7 +54,7 @@ else
 fi
 
 echo "== shellcheck"
-scripts=(docker/*.sh deploy/*.sh scripts/lint-deploy.sh)
+scripts=(docker/*.sh deploy/*.sh scripts/*.sh .ci/run)
 $venv/shellcheck "${scripts[@]}" || fail "shellcheck found problems"
 for script in "${scripts[@]}" docker/*.py; do
   [ -x "$script" ] || fail "$script is not executable"

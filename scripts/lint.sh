@@ -2,7 +2,7 @@
 # Every linter of the project, each run even after another fails, then one summary line.
 # Exit 1 when any linter fails, naming which; `make lint` and CI (.ci/run) call this.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 failed=()
 
 check() {  # check NAME COMMAND...

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark with its reproducible inputs; results land in var/bench/.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 mkdir -p var/bench
 status=0
 ran=0

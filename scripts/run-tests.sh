@@ -5,7 +5,7 @@
 # Usage: scripts/run-tests.sh [suite...]   (default: all; suites: testkit backend analysis agent deploy frontend browser)
 # The agent suite runs the netem-profile tests first (summary line "profile").
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 RESULTS=var/test-results
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
@@ -27,6 +27,7 @@ run_suite() {  # run_suite NAME COMMAND...
 pytest_suite() {  # pytest_suite NAME DIR [ARGS...]
   local name=$1 dir=$2
   shift 2
+  # shellcheck disable=SC2016 # $1 and $@ belong to the inner shell
   run_suite "$name" bash -c 'cd "$1" && shift && exec "$@"' _ "$dir" \
     "$PWD/.venv/bin/pytest" --junitxml="$PWD/$RESULTS/$name.xml" "$@"
 }
