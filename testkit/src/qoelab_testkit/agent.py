@@ -4,7 +4,8 @@ kernel operations it would make instead of making them, so it runs without root.
 The configuration goes to a directory of the caller's (a temporary one), the port is a
 free one, and ``start()`` returns once ``/healthz`` answers — polled until a deadline,
 never a fixed sleep. ``stop()`` then ``start()`` again restarts it on the same port and
-state directory (crash recovery, a rebooted emulator box).
+state directory (crash recovery, a rebooted emulator box). The agent runs as
+``python -m netem_agent.cli`` of this interpreter: the workspace's root project installs it.
 """
 
 from __future__ import annotations
