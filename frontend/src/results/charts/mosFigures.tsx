@@ -1,0 +1,165 @@
+/** MOS figures: per scenario (fig. 4.5), over one factor (figs. 4.6/4.7), rating CDFs (fig. 4.9). */
+import type { ChartData, ChartOptions } from 'chart.js';
+import { Chart as ChartCanvas } from 'react-chartjs-2';
+
+import type { AnalysisDoc } from '../analysisTypes';
+import type { Cell } from '../csv';
+import { mosOverFactor, mosPerScenario, ratingCdfs } from '../transforms';
+import { useChartRef, MOS_AXIS, count, fmt } from './common';
+import { DataTable, Figure } from './Figure';
+import { colour } from './setup';
+
+// --- fig. 4.5 -------------------------------------------------------------------------------
+
+export function MosPerScenarioFigure({ doc, games, scenarios, group }: { doc: AnalysisDoc; games: string[]; scenarios: string[]; group: string }) {
+  const { ref, png } = useChartRef();
+  const data = mosPerScenario(doc, games, scenarios);
+  const chartData: ChartData<'bar'> = {
+    labels: data.scenarios,
+    datasets: data.series.map((s, i) => ({
+      label: s.game,
+      data: s.mos as number[],
+      backgroundColor: colour(i),
+      errorBars: { low: s.low, high: s.high },
+    })),
+  };
+  const options: ChartOptions<'bar'> = {
+    maintainAspectRatio: false,
+    scales: { y: MOS_AXIS, x: { title: { display: true, text: 'Scenario' } } },
+    plugins: { legend: { position: 'bottom' } },
+  };
+  const header = ['scenario', 'game', 'n', 'mos', 'ci95_low', 'ci95_high'];
+  const rows: Cell[][] = data.series.flatMap((s) => data.scenarios.map((sc, j) => [sc, s.game, s.n[j], fmt(s.mos[j]), fmt(s.low[j]), fmt(s.high[j])]));
+  return (
+    <Figure
+      id="mos-per-scenario"
+      reference="Fig. 4.5"
+      title="MOS per scenario and game"
+      caption={<>Mean opinion score (1 bad … 5 excellent) with 95 % confidence intervals, {group}.</>}
+      points={data.series.reduce((sum, s) => sum + count(s.mos), 0)}
+      csv={{ header, rows }}
+      png={png}
+      filename="fig-4-5-mos-per-scenario"
+      table={<DataTable label="MOS per scenario and game" header={header} rows={rows} />}
+    >
+      <div className="chart-box">
+        <ChartCanvas ref={ref as never} type="bar" data={chartData} options={options} aria-label="Bar chart: MOS per scenario and game" role="img" />
+      </div>
+    </Figure>
+  );
+}
+
+// --- figs. 4.6 / 4.7 --------------------------------------------------------------------------
+
+export function MosOverFactorFigure({
+  docs,
+  games,
+  factor,
+}: {
+  docs: { all: AnalysisDoc | null; reliable: AnalysisDoc | null };
+  games: string[];
+  factor: 'delay' | 'loss';
+}) {
+  const { ref, png } = useChartRef();
+  const group = factor === 'delay' ? 'delay_only' : 'loss_only';
+  const data = mosOverFactor(docs, group, games);
+  const chartData: ChartData<'line'> = {
+    datasets: data.series.map((s) => {
+      const i = games.indexOf(s.game);
+      return {
+        label: `${s.game} — ${s.group === 'all' ? 'all raters' : 'reliable raters'}`,
+        data: s.points.flatMap((p) => (p.mos === null ? [] : [{ x: p.x, y: p.mos }])),
+        borderColor: colour(i),
+        backgroundColor: colour(i),
+        borderDash: s.group === 'reliable' ? [6, 4] : [],
+        pointStyle: s.group === 'reliable' ? 'triangle' : 'circle',
+        pointRadius: 4,
+        errorBars: { low: s.points.filter((p) => p.mos !== null).map((p) => p.low), high: s.points.filter((p) => p.mos !== null).map((p) => p.high) },
+      };
+    }),
+  };
+  const options: ChartOptions<'line'> = {
+    maintainAspectRatio: false,
+    scales: {
+      x: {
+        type: 'linear',
+        title: { display: true, text: factor === 'delay' ? 'One-way delay per direction (ms)' : 'Packet loss per direction (%)' },
+      },
+      y: MOS_AXIS,
+    },
+    plugins: { legend: { position: 'bottom' } },
+  };
+  const header = ['game', 'raters', 'scenario', factor === 'delay' ? 'delay_ms' : 'loss_pct', 'n', 'mos', 'ci95_low', 'ci95_high'];
+  const rows: Cell[][] = data.series.flatMap((s) => s.points.map((p) => [s.game, s.group, p.scenario, p.x, p.n, fmt(p.mos), fmt(p.low), fmt(p.high)]));
+  const id = factor === 'delay' ? 'mos-over-delay' : 'mos-over-loss';
+  return (
+    <Figure
+      id={id}
+      reference={factor === 'delay' ? 'Fig. 4.6' : 'Fig. 4.7'}
+      title={factor === 'delay' ? 'MOS over delay (B, D1–D3)' : 'MOS over packet loss (B, L1, L2)'}
+      caption={
+        <>
+          MOS with 95 % confidence intervals for the {factor === 'delay' ? 'delay-only' : 'loss-only'} scenarios, per game;
+          solid lines: all raters, dashed: reliable raters only.
+        </>
+      }
+      points={data.series.reduce((sum, s) => sum + count(s.points.map((p) => p.mos)), 0)}
+      csv={{ header, rows }}
+      png={png}
+      filename={factor === 'delay' ? 'fig-4-6-mos-over-delay' : 'fig-4-7-mos-over-loss'}
+      table={<DataTable label={`MOS over ${factor}`} header={header} rows={rows} />}
+    >
+      <div className="chart-box">
+        <ChartCanvas ref={ref as never} type="line" data={chartData} options={options} role="img" aria-label={`Line chart: MOS over ${factor}`} />
+      </div>
+    </Figure>
+  );
+}
+
+// --- fig. 4.9 ---------------------------------------------------------------------------------
+
+export function CdfFigure({ doc, games, group }: { doc: AnalysisDoc; games: string[]; group: string }) {
+  const { ref, png } = useChartRef();
+  const series = ratingCdfs(doc, games, ['A1', 'A2']);
+  const chartData: ChartData<'line'> = {
+    datasets: series.map((s) => {
+      const i = games.indexOf(s.game);
+      return {
+        label: `${s.game} — ${s.scenario === 'A1' ? 'A1 (client→server impaired)' : 'A2 (server→client impaired)'}`,
+        data: s.cdf.map((p, k) => ({ x: k + 1, y: p })),
+        stepped: 'before' as const,
+        borderColor: colour(i),
+        backgroundColor: colour(i),
+        borderDash: s.scenario === 'A2' ? [6, 4] : [],
+        pointStyle: s.scenario === 'A2' ? 'triangle' : 'circle',
+      };
+    }),
+  };
+  const options: ChartOptions<'line'> = {
+    maintainAspectRatio: false,
+    scales: {
+      x: { type: 'linear', min: 1, max: 5, ticks: { stepSize: 1 }, title: { display: true, text: 'Rating' } },
+      y: { min: 0, max: 1, title: { display: true, text: 'P(rating ≤ x)' } },
+    },
+    plugins: { legend: { position: 'bottom' } },
+  };
+  const header = ['game', 'scenario', 'n', 'p_le_1', 'p_le_2', 'p_le_3', 'p_le_4', 'p_le_5'];
+  const rows: Cell[][] = series.map((s) => [s.game, s.scenario, s.n, ...s.cdf.map((p) => fmt(p))]);
+  return (
+    <Figure
+      id="a1-a2-cdf"
+      reference="Fig. 4.9"
+      title="Asymmetric impairment: CDFs of the ratings of A1 vs A2"
+      caption={<>Cumulative share of ratings up to each score ({group}). A curve that rises earlier means worse ratings.</>}
+      points={series.length * 5}
+      csv={{ header, rows }}
+      png={png}
+      filename="fig-4-9-a1-a2-cdf"
+      table={<DataTable label="CDF of the ratings of A1 and A2" header={header} rows={rows} />}
+    >
+      <div className="chart-box">
+        <ChartCanvas ref={ref as never} type="line" data={chartData} options={options} role="img" aria-label="CDF of the ratings of A1 and A2" />
+      </div>
+    </Figure>
+  );
+}
