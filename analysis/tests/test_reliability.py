@@ -16,6 +16,7 @@ from qoe_analysis.reliability import (
     pairwise_spearman_summary,
     scenario_groups,
     straight_lining,
+    straight_lining_status,
 )
 from qoe_analysis.validation import validate_ratings
 from scipy import stats
@@ -142,3 +143,20 @@ def test_straight_lining_flags_constant_sessions() -> None:
     flat = straight_lining(table)
     assert flat[["rater_id", "session_id"]].values.tolist() == [["d", "s4"]]
     assert flat["value"].tolist() == [3]
+
+
+def test_undefined_rho_is_not_assessable_and_flat_session_unreliable() -> None:
+    table = make_table(
+        {("a", "s1", "g"): PERFECT, ("c", "s3", "g"): RANDOM, ("d", "s4", "g"): FLAT}
+    )
+    intra = intra_rater_reliability(table, scenario_groups(table), cutoff=0.6).set_index("rater_id")
+    assert (
+        intra.loc["a", "status"] == "reliable" and intra.loc["a", "reason"] == "|rho| = 1.000 > 0.6"
+    )
+    assert intra.loc["d", "status"] == "not_assessable" and not intra.loc["d", "reliable"]
+    assert "undefined" in intra.loc["d", "reason"]
+    assert intra.loc["c", "status"] in {"reliable", "unreliable"}
+    assert (intra.loc["c", "status"] == "reliable") == bool(intra.loc["c", "reliable"])
+    flat = straight_lining_status(table, straight_lining(table)).set_index("rater_id")
+    assert flat["status"].to_dict() == {"a": "reliable", "c": "reliable", "d": "unreliable"}
+    assert flat.loc["d", "reason"].endswith("s4")

@@ -41,6 +41,34 @@ def test_document_shape(study_doc: dict[str, Any]) -> None:
     json.dumps(study_doc, allow_nan=False)
 
 
+def test_screening_statuses_and_subject_model(study_doc: dict[str, Any]) -> None:
+    rel = study_doc["reliability"]
+    statuses = {"reliable", "unreliable", "not_assessable"}
+    assert len(rel["rater_status"]) == 58
+    for entry in rel["rater_status"]:
+        for rule in ("intra_rater", "p913", "straight_lining"):
+            assert entry[rule]["status"] in statuses and entry[rule]["reason"]
+    for rule, rejected in rel["rejected_by_rule"].items():
+        by = {e["rater_id"]: e[rule]["status"] for e in rel["rater_status"]}
+        assert rejected == sorted(r for r, s in by.items() if s == "unreliable")
+        assert rel["not_assessable_by_rule"][rule] == sorted(
+            r for r, s in by.items() if s == "not_assessable"
+        )
+    # a rater with undefined rho is not assessable, never "unreliable"
+    for row in rel["intra"]:
+        assert (row["rho"] is None) == (row["status"] == "not_assessable")
+    p913 = rel["screening"]["p913"]
+    assert p913["threshold"] == 0.75 and p913["r2_threshold"] == 0.8
+    assert {"rater_id", "r", "r1", "r2", "status", "reason"} <= set(p913["per_rater"][0])
+    assert p913["passes"] == len(p913["rejected_per_pass"]) + 1
+    model = study_doc["subject_model"]
+    assert model["status"] == "ok" and model["convergence"]["converged"]
+    assert len(model["conditions"]) == 30 and len(model["raters"]) == 58
+    for c in model["conditions"]:
+        assert c["ci95_low"] < c["quality"] < c["ci95_high"] and abs(c["quality"] - c["mos"]) < 1
+    assert abs(sum(r["bias"] for r in model["raters"])) < 1e-9  # mean-zero bias
+
+
 def test_thresholds_shape(study_doc: dict[str, Any]) -> None:
     by_pace = study_doc["thresholds"]["by_pace"]
     assert set(by_pace) == {"fast", "medium", "slow", "all"}
@@ -94,6 +122,9 @@ def test_cli_out_writes_tables_and_plots(study_dir: Path, tmp_path: Path) -> Non
         "weights.csv",
         "thresholds.csv",
         "tree_rules.txt",
+        "subject_model_conditions.csv",
+        "subject_model_raters.csv",
+        "rater_status.csv",
     } <= names
     assert {"mos_per_scenario.png", "sos_vs_mos.png", "intra_rater_cdf.png"} <= names
     conditions = pd.read_csv(out / "conditions.csv")

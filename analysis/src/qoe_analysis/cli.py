@@ -101,6 +101,23 @@ def _write_tables(doc: dict[str, Any], out: Path) -> None:
     pd.DataFrame(doc["reliability"]["screening"]["p913"]["per_rater"]).to_csv(
         out / "p913_screening.csv", index=False
     )
+    subject = doc["subject_model"]
+    pd.DataFrame(subject["conditions"]).to_csv(out / "subject_model_conditions.csv", index=False)
+    pd.DataFrame(subject["raters"]).to_csv(out / "subject_model_raters.csv", index=False)
+    pd.DataFrame(
+        [
+            {
+                "rater_id": entry["rater_id"],
+                **{
+                    f"{rule}_{key}": value
+                    for rule, verdict in entry.items()
+                    if isinstance(verdict, dict)
+                    for key, value in verdict.items()
+                },
+            }
+            for entry in doc["reliability"]["rater_status"]
+        ]
+    ).to_csv(out / "rater_status.csv", index=False)
     inter = pd.DataFrame(doc["reliability"]["inter"])
     quantiles = inter.pop("quantiles").apply(lambda q: pd.Series(q or {}))
     pd.concat([inter.drop(columns=["scenarios"]), quantiles], axis=1).to_csv(

@@ -15,9 +15,10 @@ Following Hoßfeld et al. (as used in the dissertation, ch. 4.2.2):
   is the dot product of their centred, unit-norm rank vectors. The mean over all pairs is
   exact: (‖Σ zᵢ‖² − n) / (n(n − 1)); quantiles use all pairs up to ``max_exact_sessions``
   sessions and a seeded random sample of 100,000 pairs beyond.
-* **P.913 screening** (ITU-T P.913, subject screening; VQEG): Pearson r between each
-  rater's ratings and the MOS of the same conditions (scenario × game, all raters
-  included), single pass; reject r < 0.75 or undefined r.
+* **P.913 screening, r1 only** (:func:`p913_screening`): Pearson r between each rater's
+  ratings and the MOS of the same conditions (scenario × game, all raters included),
+  single pass; r < 0.75 or undefined. The full rule (r1 and r2, iterated) is in
+  :mod:`qoe_analysis.p913`; this function gives its first-pass r1.
 * **Straight-lining**: a session whose ratings all equal one value (zero variance).
 """
 
@@ -55,6 +56,7 @@ __all__ = [
     "scenario_groups",
     "spearman_summary_from_unit_vectors",
     "straight_lining",
+    "straight_lining_status",
     "unit_rank_vectors",
 ]
 
@@ -135,7 +137,8 @@ def intra_rater_reliability(
     """Per rater: mean Spearman ρ between ratings and impairment level (see module doc).
 
     Returns columns ``rater_id, rho, rho_delay_only, rho_loss_only, n_correlations,
-    reliable`` (one row per rater, sorted by rater_id).
+    reliable, status, reason`` (one row per rater, sorted by rater_id); status is
+    ``reliable`` / ``unreliable`` / ``not_assessable`` (ρ undefined).
     """
     session_code, sessions = _session_codes(df)
     n_sessions = len(sessions)
@@ -178,6 +181,18 @@ def intra_rater_reliability(
         }
     )
     out["reliable"] = (out["rho"].abs() > cutoff).to_numpy() & out["rho"].notna().to_numpy()
+    # ρ undefined (no group where both the ratings and the levels vary): the rule cannot
+    # judge the rater, which is not the same as judging them unreliable
+    undefined = out["rho"].isna().to_numpy()
+    out["status"] = np.where(
+        undefined, "not_assessable", np.where(out["reliable"], "reliable", "unreliable")
+    )
+    out["reason"] = [
+        "Spearman rho undefined: constant ratings in every factor group (or no group)"
+        if undef
+        else f"|rho| = {abs(rho):.3f} {'>' if ok else '<='} {cutoff:g}"
+        for undef, rho, ok in zip(undefined, out["rho"], out["reliable"], strict=True)
+    ]
     return out
 
 
@@ -340,6 +355,27 @@ def p913_screening(df: pd.DataFrame, threshold: float = 0.75) -> pd.DataFrame:
     )
     present = np.bincount(rater_codes, minlength=len(raters)) > 0
     return out[present].sort_values(RATER, kind="stable").reset_index(drop=True)
+
+
+def straight_lining_status(df: pd.DataFrame, flat: pd.DataFrame) -> pd.DataFrame:
+    """Per rater: ``unreliable`` if a session of theirs is flat (see :func:`straight_lining`),
+    ``not_assessable`` if no session has two ratings, else ``reliable``; with the reason."""
+    codes, sessions = group_codes(df, [RATER, SESSION])
+    sizes = pd.Series(np.bincount(codes)).groupby(sessions[RATER].astype(str).to_numpy()).max()
+    flat_by = flat.groupby(RATER)[SESSION].apply(list).to_dict() if len(flat) else {}
+    rows = []
+    for rater, largest in sizes.sort_index().items():
+        if rater in flat_by:
+            status = "unreliable"
+            reason = "same rating for every scenario in session(s) " + ", ".join(
+                map(str, flat_by[rater])
+            )
+        elif largest < 2:
+            status, reason = "not_assessable", "no session with two or more ratings"
+        else:
+            status, reason = "reliable", "ratings vary within every session"
+        rows.append((str(rater), status, reason))
+    return pd.DataFrame(rows, columns=[RATER, "status", "reason"])
 
 
 def straight_lining(df: pd.DataFrame) -> pd.DataFrame:

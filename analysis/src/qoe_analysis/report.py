@@ -28,14 +28,16 @@ from qoe_analysis.design import (
     SESSION,
 )
 from qoe_analysis.information_gain import rapidminer_weights, weka_weights
+from qoe_analysis.p913 import R1_THRESHOLD, R2_THRESHOLD, p913_iterated_screening
 from qoe_analysis.reliability import (
     inter_rater_agreement,
     intra_rater_reliability,
-    p913_screening,
     scenario_groups,
     straight_lining,
+    straight_lining_status,
 )
 from qoe_analysis.sos_hypothesis import fit_sos_parameter
+from qoe_analysis.subject_model import fit_subject_model
 from qoe_analysis.tabular import group_codes
 from qoe_analysis.thresholds import kpi_thresholds
 from qoe_analysis.tree import fit_rep_tree, predict
@@ -45,7 +47,7 @@ from qoe_analysis.validation import RatingsValidationError, validate_ratings
 __all__ = ["analyze", "factor_frame", "json_ready"]
 
 Progress = Callable[[float, str], None]
-P913_THRESHOLD = 0.75
+P913_THRESHOLD = R1_THRESHOLD
 
 
 def json_ready(value: Any) -> Any:
@@ -77,6 +79,20 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
         else:
             arrays.append(values.tolist())
     return [dict(zip(columns, row, strict=True)) for row in zip(*arrays, strict=True)]
+
+
+def _with_status(frame: pd.DataFrame, status: str) -> list[str]:
+    return sorted(frame.loc[frame["status"] == status, RATER].astype(str).tolist())
+
+
+def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
+    """One entry per rater: {rater_id, <rule>: {status, reason}} for every rule."""
+    merged: dict[str, dict[str, Any]] = {}
+    for rule, frame in statuses.items():
+        for rater, status, reason in frame[[RATER, "status", "reason"]].itertuples(index=False):
+            entry = merged.setdefault(str(rater), {RATER: str(rater)})
+            entry[rule] = {"status": str(status), "reason": str(reason)}
+    return [merged[k] for k in sorted(merged)]
 
 
 def factor_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -127,8 +143,14 @@ def analyze(
     groups = scenario_groups(table)
     intra = intra_rater_reliability(table, groups, cutoff=reliability_cutoff)
     reliable_ids = intra.loc[intra["reliable"], RATER].tolist()
-    p913 = p913_screening(table, threshold=P913_THRESHOLD)
+    p913, p913_summary = p913_iterated_screening(table)
     flat = straight_lining(table)
+    flat_status = straight_lining_status(table, flat)
+    statuses = {
+        "intra_rater": intra[[RATER, "status", "reason"]],
+        "p913": p913[[RATER, "status", "reason"]],
+        "straight_lining": flat_status,
+    }
     inter = inter_rater_agreement(table, groups, seed=seed)
     reliable_mask = table[RATER].isin(set(reliable_ids)).to_numpy()
 
@@ -149,6 +171,9 @@ def analyze(
     distributions = [{str(k + 1): int(c) for k, c in enumerate(row)} for row in counts]
     cond_out = cond_out.drop(columns=[f"n_{k}" for k in range(1, 6)])
     cond_out["distribution"] = pd.Series(distributions, index=cond_out.index, dtype=object)
+
+    report(0.4, "subject_model")
+    subject = fit_subject_model(table)
 
     report(0.45, "sos_hypothesis")
     sos_all = _sos_section(conds_all)
@@ -204,8 +229,11 @@ def analyze(
             "screening": {
                 "p913": {
                     "threshold": P913_THRESHOLD,
+                    "r2_threshold": R2_THRESHOLD,
+                    **{k: v for k, v in p913_summary.items() if k != "r1_threshold"},
                     "per_rater": [],  # filled below
-                    "rejected": p913.loc[p913["rejected"], RATER].tolist(),
+                    "rejected": _with_status(p913, "unreliable"),
+                    "not_assessable": _with_status(p913, "not_assessable"),
                 },
                 "straight_lining": {
                     "sessions": _records(flat),
@@ -213,10 +241,22 @@ def analyze(
                 },
             },
             "rejected_by_rule": {
-                "intra_rater": intra.loc[~intra["reliable"], RATER].tolist(),
-                "p913": p913.loc[p913["rejected"], RATER].tolist(),
-                "straight_lining": sorted(set(flat[RATER].tolist())),
+                rule: _with_status(frame, "unreliable") for rule, frame in statuses.items()
             },
+            "not_assessable_by_rule": {
+                rule: _with_status(frame, "not_assessable") for rule, frame in statuses.items()
+            },
+            "rater_status": _rater_status(statuses),
+        },
+        "subject_model": {
+            "model": "rating = quality[condition] + bias[rater] + inconsistency[rater] * N(0, 1)",
+            "method": "maximum likelihood (ITU-T P.910 annex; sureal "
+            "MaximumLikelihoodEstimationModelContentOblivious), all raters, "
+            "standard errors from the Fisher information, 95 % CI = estimate +- 1.96 se",
+            "fitted_on": "all ratings",
+            **subject.to_dict(),
+            "conditions": [],  # filled below
+            "raters": [],  # filled below
         },
         "weights": {
             "target": f"acceptable = rating >= {acceptable_from}",
@@ -243,6 +283,8 @@ def analyze(
     }
     out: dict[str, Any] = json_ready(doc)
     out["reliability"]["intra"] = _records(intra)
-    out["reliability"]["screening"]["p913"]["per_rater"] = _records(p913[[RATER, "r"]])
+    out["reliability"]["screening"]["p913"]["per_rater"] = _records(p913)
+    out["subject_model"]["conditions"] = _records(subject.conditions)
+    out["subject_model"]["raters"] = _records(subject.raters)
     report(1.0, "done")
     return out
