@@ -836,7 +836,7 @@ export interface components {
             readonly stage: string;
             readonly result: unknown;
             readonly error: string;
-            readonly warnings: unknown;
+            readonly warnings: string[];
             readonly attempts: number;
             readonly worker: string;
             /** Format: date-time */
@@ -1303,7 +1303,7 @@ export interface components {
             readonly game: number;
             readonly game_name: string;
             readonly station: number | null;
-            readonly station_name: string;
+            readonly station_name: string | null;
             /** @default created */
             readonly state: components["schemas"]["SessionStateEnum"];
             readonly revision: number;

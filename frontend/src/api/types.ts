@@ -97,8 +97,6 @@ export type Session = Refine<
   {
     /** `""` unless the session is paused. */
     paused_from: SessionState | '';
-    /** `null` without a station (the serializer's default). */
-    station_name: string | null;
     order: OrderEntry[];
     current_scenario: CurrentScenario | null;
     applied_profile: InstalledProfile | null;
@@ -108,7 +106,7 @@ export type Session = Refine<
 >;
 
 /** An analysis job; `R` is the shape of its `result` document. */
-export type AnalysisJob<R = unknown> = Refine<Complete<Schemas['AnalysisJob']>, { result: R | null; warnings: string[] }>;
+export type AnalysisJob<R = unknown> = Refine<Complete<Schemas['AnalysisJob']>, { result: R | null }>;
 
 /** `POST /api/v1/studies/{id}/import/` (not described by the schema: the view parses CSV). */
 export interface ImportResult {

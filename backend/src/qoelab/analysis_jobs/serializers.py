@@ -8,6 +8,9 @@ from qoelab.analysis_jobs.models import AnalysisJob
 
 
 class AnalysisJobSerializer(serializers.ModelSerializer[AnalysisJob]):
+    # A JSON column: declared as a list of strings so that the OpenAPI schema says so.
+    warnings = serializers.ListField(child=serializers.CharField(), read_only=True)
+
     class Meta:
         model = AnalysisJob
         fields = [

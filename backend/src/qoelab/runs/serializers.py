@@ -66,7 +66,9 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
 
     participant_code = serializers.CharField(source="participant.code", read_only=True)
     game_name = serializers.CharField(source="game.name", read_only=True)
-    station_name = serializers.CharField(source="station.name", read_only=True, default=None)
+    station_name = serializers.CharField(
+        source="station.name", read_only=True, default=None, allow_null=True
+    )
     position = serializers.SerializerMethodField()
     scenario_count = serializers.IntegerField(read_only=True)
     current_scenario = serializers.SerializerMethodField()
