@@ -37,6 +37,12 @@ DIRS = ("upstream", "downstream")
 PROBE_COUNT = 3000  # per direction and scenario
 PROBE_INTERVAL_S = 0.001
 DELAY_TOLERANCE_MS = 1.0
+# How far a busy host may push the median beyond the netem delay. netem never delivers a
+# packet early, but a loaded machine (CI shares its two cores) schedules the user-mode
+# kernel's timers late, which adds to every packet's delay alike; seen: +1.6 ms on the
+# median of 3,000 probes with the load average at 15. The imposed delay itself is judged
+# on the 1st percentile, which moves only if 99 % of the probes were held up.
+LOAD_SLACK_MS = 10.0
 CONFIDENCE = 0.99
 # The 99 % interval is applied family-wise over the lossy checks (Bonferroni), so that
 # the whole suite has at most a 1 % chance of a spurious failure when netem is right.
@@ -134,6 +140,23 @@ def section(results: dict[str, Any], name: str) -> dict[str, Any]:
     return sec
 
 
+def delay_problems(m: dict[str, Any], target_ms: float, what: str) -> list[str]:
+    """The imposed delay is ``target_ms``: its 1st percentile within ±DELAY_TOLERANCE_MS,
+    its median no lower than that and at most LOAD_SLACK_MS above (see there)."""
+    problems = []
+    if abs(m["p1_ms"] - target_ms) > DELAY_TOLERANCE_MS:
+        problems.append(
+            f"{what}: 1st percentile of the one-way delay {m['p1_ms']:.3f} ms, "
+            f"target {target_ms} ms ± {DELAY_TOLERANCE_MS}"
+        )
+    if not target_ms - DELAY_TOLERANCE_MS <= m["median_ms"] <= target_ms + LOAD_SLACK_MS:
+        problems.append(
+            f"{what}: median one-way delay {m['median_ms']:.3f} ms, target {target_ms} ms "
+            f"(−{DELAY_TOLERANCE_MS}/+{LOAD_SLACK_MS})"
+        )
+    return problems
+
+
 def valid(m: dict[str, Any]) -> dict[str, Any]:
     """A measurement is only evidence about netem if the receiver and the kernel's input
     backlog dropped nothing themselves."""
@@ -142,7 +165,7 @@ def valid(m: dict[str, Any]) -> dict[str, Any]:
     return m
 
 
-# --- 1. table 4.1: delay median within 1 ms, loss inside the 99 % binomial interval -----
+# --- 1. table 4.1: delay within 1 ms, loss inside the 99 % binomial interval -------------
 
 
 @pytest.mark.parametrize("row", TABLE_4_1, ids=[r["id"] for r in TABLE_4_1])
@@ -157,11 +180,7 @@ def test_scenario_delay_and_loss(uml_results: dict[str, Any], row: dict[str, Any
         assert installed["delay_ms"] == delay and installed["loss_pct"] == loss, installed
         m = valid(entry[d])
         assert m["sent"] == PROBE_COUNT, m
-        if abs(m["median_ms"] - delay) > DELAY_TOLERANCE_MS:
-            problems.append(
-                f"{d}: median one-way delay {m['median_ms']:.3f} ms, "
-                f"target {delay} ms ± {DELAY_TOLERANCE_MS}"
-            )
+        problems += delay_problems(m, delay, d)
         lo, hi = binomial_interval(m["sent"], loss / 100, PER_CHECK_CONFIDENCE)
         if not lo <= m["lost"] <= hi:
             problems.append(
@@ -172,9 +191,12 @@ def test_scenario_delay_and_loss(uml_results: dict[str, Any], row: dict[str, Any
     # ICMP echo crosses both directions: RTT ≈ upstream + downstream delay
     rtt_target = sum(target(row, d)[0] for d in DIRS)
     assert entry["ping"]["received"] > 0
-    if abs(entry["ping"]["median_rtt_ms"] - rtt_target) > 2 * DELAY_TOLERANCE_MS:
+    # The echo reply is a user-space round trip through a guest that the host may
+    # preempt, so load only ever adds to an RTT: the minimum shows the netem delays.
+    if abs(entry["ping"]["min_rtt_ms"] - rtt_target) > 2 * DELAY_TOLERANCE_MS:
         problems.append(
-            f"ping median RTT {entry['ping']['median_rtt_ms']:.3f} ms, target {rtt_target} ms"
+            f"ping minimum RTT {entry['ping']['min_rtt_ms']:.3f} ms (median "
+            f"{entry['ping']['median_rtt_ms']:.3f} ms), target {rtt_target} ms"
         )
     assert not problems, "\n".join(problems)
 
@@ -197,7 +219,7 @@ def test_asymmetric_only_named_direction(
     # can hold one packet for 100 ms in the UML scheduler; the 99th percentile of 3,000
     # probes moves only if more than 30 packets were held, which load alone never did.
     assert valid(entry[clean])["p99_ms"] < 60, entry[clean]
-    assert abs(entry[impaired]["median_ms"] - 120) <= DELAY_TOLERANCE_MS, entry[impaired]
+    assert not delay_problems(entry[impaired], 120, impaired), entry[impaired]
     assert entry[impaired]["min_ms"] >= 119, entry[impaired]
     assert entry[impaired]["lost"] > 0, entry[impaired]
     # and the kernel state: netem on the egress towards the impaired direction only
@@ -246,11 +268,17 @@ def test_kill9_then_restart_leaves_nothing(uml_results: dict[str, Any]) -> None:
 def test_lease_expiry_restores(uml_results: dict[str, Any]) -> None:
     sec = section(uml_results, "crash")
     assert sec["lease_put_status"] == 200
-    assert sec["lease_applied"] != sec["original"]
-    assert sec["renew_status"] == [200] * 6
-    # 3 s of heartbeats on a 1.5 s lease kept the profile installed
-    assert sec["after_renewals"] == sec["lease_applied"]
+    lease = sec["lease_seconds"]
+    # Every heartbeat was sent within the lease of the one before (else the host stalled
+    # longer than the lease, and a 409 would be right): then each must have renewed it.
+    assert max(sec["renew_gaps_s"]) < lease, sec["renew_gaps_s"]
+    assert sec["renew_status"] == [200] * len(sec["renew_gaps_s"])
+    # heartbeats for longer than the lease kept the profile installed ...
+    assert sum(sec["renew_gaps_s"]) > lease
+    assert sec["after_renewals"] == sec["applied"] != sec["original"]
+    # ... and once they stop, the agent restores the interfaces, not before the lease ends
     assert sec["after_expiry"] == sec["original"]
+    assert sec["restored_after_s"] >= lease - 0.1, sec["restored_after_s"]
     assert sec["get_after_expiry"]["installed"] is None
     assert sec["renew_after_expiry"] == 409
 
@@ -313,8 +341,8 @@ def test_single_interface_mode_with_ifb(uml_results: dict[str, Any]) -> None:
     assert "qoeifb0" in sec["applied"]["links"]
     assert sorted(q["kind"] for q in sec["applied"]["c0"]) == ["ingress", "netem"]
     # the client's upstream leaves on c0's egress, its downstream arrives via the IFB
-    assert abs(valid(sec["upstream"])["median_ms"] - 60) <= DELAY_TOLERANCE_MS
-    assert abs(valid(sec["downstream"])["median_ms"] - 30) <= DELAY_TOLERANCE_MS
+    assert not delay_problems(valid(sec["upstream"]), 60, "upstream")
+    assert not delay_problems(valid(sec["downstream"]), 30, "downstream")
     assert sec["upstream"]["lost"] == sec["downstream"]["lost"] == 0
     assert sec["clear"]["code"] == 0 and sec["clear"]["json"]["restored"]
     assert sec["after_clear"] == sec["original"]
@@ -335,8 +363,8 @@ def test_missing_ifb_module_is_reported_and_leaves_nothing(uml_results: dict[str
 def test_flow_filter_shapes_only_the_game_flow(uml_results: dict[str, Any]) -> None:
     sec = section(uml_results, "flow")
     assert sec["put_status"] == 200, sec.get("put_body")
-    assert abs(sec["game_upstream"]["median_ms"] - 80) <= DELAY_TOLERANCE_MS
-    assert abs(sec["game_downstream"]["median_ms"] - 40) <= DELAY_TOLERANCE_MS
+    assert not delay_problems(sec["game_upstream"], 80, "game upstream")
+    assert not delay_problems(sec["game_downstream"], 40, "game downstream")
     for other in ("other_upstream", "other_downstream"):
         # p99, not max: see test_asymmetric_only_named_direction (one packet held by a
         # busy host is scheduling noise; the shaped flow takes >= 40 ms for every packet).
