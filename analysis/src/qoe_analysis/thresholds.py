@@ -12,6 +12,13 @@ value on both, as in the symmetric scenarios). Two estimates per (pace, directio
   tested levels around it.
 * **logistic**: θ = −β₀/βⱼ (or the sum of both directions' slopes for "both") from a
   per-pace logistic model with a Fieller 95 % CI (:mod:`qoe_analysis.logistic_model`).
+  The estimate and its CI are clipped to the factor's physical range (delay ≥ 0, loss in
+  [0, 100] %; raw values under ``logistic_raw`` / ``ci95_raw``), and
+  ``logistic_extrapolated`` marks an estimate or CI end outside the tested levels.
+
+The two estimates answer the same criterion with different estimators; each keeps its own
+interval (tree: ``tree_tested_bracket``, logistic: ``ci95_low``/``ci95_high``) and the two
+are never mixed.
 
 A ``resolution_note`` says when the tested levels are too coarse to place the threshold:
 the tree bracket, an estimate outside the tested range, or a CI wider than the gap between
@@ -30,7 +37,14 @@ from qoe_analysis.logistic_model import LogisticFit, fit_logistic, linear_thresh
 from qoe_analysis.tabular import group_codes
 from qoe_analysis.tree import TreeNode, predict_proba
 
-__all__ = ["DIRECTIONS", "kpi_thresholds", "logistic_models", "tree_threshold"]
+__all__ = [
+    "DIRECTIONS",
+    "PHYSICAL_RANGE",
+    "clip_logistic",
+    "kpi_thresholds",
+    "logistic_models",
+    "tree_threshold",
+]
 
 # direction -> (delay columns, loss columns) that take the value v.
 DIRECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -39,6 +53,41 @@ DIRECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "both": ((DS_DELAY, US_DELAY), (DS_LOSS, US_LOSS)),
 }
 _UNIT = {"max_delay_ms": "ms", "max_loss_pct": "%"}
+# The factor's physical range: a delay is never negative, a loss is a percentage.
+PHYSICAL_RANGE: dict[str, tuple[float, float]] = {
+    "max_delay_ms": (0.0, float("inf")),
+    "max_loss_pct": (0.0, 100.0),
+}
+
+
+def clip_logistic(
+    key: str, logistic: dict[str, Any], tested: np.ndarray[Any, Any]
+) -> dict[str, Any]:
+    """The logistic estimate and its CI clipped to the physical range, with flags.
+
+    ``logistic`` / ``ci95_low`` / ``ci95_high`` are clipped (the raw values are kept under
+    ``*_raw``); ``clipped`` says whether anything changed; ``extrapolated`` whether the
+    estimate or an end of its CI lies outside the tested levels [min, max].
+    """
+    lo_phys, hi_phys = PHYSICAL_RANGE[key]
+    raw = {k: logistic.get(k) for k in ("value", "ci95_low", "ci95_high")}
+
+    def clip(v: float | None) -> float | None:
+        return None if v is None else float(min(max(v, lo_phys), hi_phys))
+
+    clipped = {k: clip(v) for k, v in raw.items()}
+    present = [v for v in raw.values() if v is not None]
+    t_lo, t_hi = float(np.min(tested)), float(np.max(tested))
+    return {
+        "logistic": clipped["value"],
+        "ci95_low": clipped["ci95_low"],
+        "ci95_high": clipped["ci95_high"],
+        "logistic_raw": raw["value"],
+        "ci95_raw": [raw["ci95_low"], raw["ci95_high"]],
+        "logistic_clipped_to_physical_range": clipped != raw,
+        "logistic_extrapolated": any(v < t_lo or v > t_hi for v in present),
+        "physical_range": [lo_phys, hi_phys if np.isfinite(hi_phys) else None],
+    }
 
 
 def _tree_splits(node: TreeNode, features: tuple[str, ...]) -> set[float]:
@@ -235,9 +284,7 @@ def kpi_thresholds(
                     "tree": tree["value"],
                     "tree_tested_bracket": tree["tested_bracket"],
                     "tree_status": tree["status"],
-                    "logistic": logistic["value"],
-                    "ci95_low": logistic["ci95_low"],
-                    "ci95_high": logistic["ci95_high"],
+                    **clip_logistic(key, logistic, tested),
                     "logistic_status": logistic["status"],
                     "tested_levels": [float(v) for v in tested],
                     "varied_alone_in_design": alone,
@@ -248,6 +295,7 @@ def kpi_thresholds(
     return {
         "acceptable_from": acceptable_from,
         "criterion": f"P(rating >= {acceptable_from}) >= 0.5 with all other network factors at 0",
+        "rule": f"share of ratings >= {acceptable_from} is >= 50 %",
         "directions": {
             "downstream": "server->client",
             "upstream": "client->server",

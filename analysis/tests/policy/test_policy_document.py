@@ -34,8 +34,18 @@ def test_tree_split_where_the_direction_has_one(hand_policy: dict[str, Any]) -> 
         "tree_split",
         [50.0, 150.0],
     )
-    # the per-direction logistic is not identifiable: the symmetric CI is carried, labelled
-    assert delay["ci95"] == {"low": 120.0, "high": 170.0, "source": "logistic_symmetric"}
+    # a tree bound's own interval is its tested bracket; the logistic CI (120-170, which
+    # does not contain 100) is listed as the other estimator's, never as the bound's CI
+    assert delay["ci95"] is None
+    assert delay["interval"] == {
+        "low": 50.0,
+        "high": 150.0,
+        "kind": "tested_bracket",
+        "estimator": "tree",
+        "extrapolated": True,
+    }
+    assert delay["estimates"]["symmetric_logistic_ci95"] == [120.0, 170.0]
+    assert "not an interval around this tree bound" in delay["note"]
     assert "extrapolates" in delay["note"]
     assert down["one-way-packet-loss"]["bound"] == 0.75
 

@@ -25,9 +25,12 @@ applied:
 4. ``not_acceptable_at_zero``: the class is not acceptable even without impairment; the
    bound is null.
 
-Each bound carries the 95 % CI of the logistic estimate it is closest to (this direction
-if identifiable, else the symmetric one; ``ci95.source`` says which) — for tree-based
-bounds the CI is context, not an interval around the tree value. Bounds are *marginal*:
+Each bound carries an ``interval`` from the same estimator as the bound: for a tree bound
+the bracket of tested levels around its split (or "beyond the largest tested level"), for
+a logistic bound its Fieller 95 % CI, which is also ``ci95`` (null for tree bounds). The
+other estimator's value and CI stay in ``estimates``, with their own basis. Intervals are
+clipped to the physical range and marked ``extrapolated`` when they reach beyond the
+tested levels. Bounds are *marginal*:
 each holds with every other network factor at 0; the evaluator checks combinations.
 """
 
@@ -99,26 +102,55 @@ def _ci(entry: Mapping[str, Any], source: str) -> dict[str, Any] | None:
     return {"low": low, "high": high, "source": source}
 
 
+def _ci_pair(entry: Mapping[str, Any]) -> list[float] | None:
+    ci = _ci(entry, "")
+    return [ci["low"], ci["high"]] if ci else None
+
+
+def _interval(
+    low: float | None, high: float | None, kind: str, estimator: str, extrapolated: bool
+) -> dict[str, Any]:
+    return {
+        "low": _finite(low),
+        "high": _finite(high),
+        "kind": kind,
+        "estimator": estimator,
+        "extrapolated": bool(extrapolated),
+    }
+
+
 def _metric_bound(
     entry: Mapping[str, Any], symmetric: Mapping[str, Any], metric_type: str, unit: str
 ) -> dict[str, Any]:
-    """One metric bound from the direction's and the symmetric threshold entries."""
+    """One metric bound from the direction's and the symmetric threshold entries.
+
+    The bound and its ``interval`` always come from one estimator: a tree bound carries
+    the bracket of tested levels around its split (or "beyond the largest tested level"),
+    a logistic bound its own Fieller 95 % CI (also in ``ci95``). The other estimator's
+    value and CI are listed in ``estimates`` with their own basis, never as the bound's CI.
+    """
     notes: list[str] = []
     tested = [float(v) for v in entry.get("tested_levels") or []]
     sym_tested = [float(v) for v in symmetric.get("tested_levels") or []]
     bound: float | None
+    ci: dict[str, Any] | None = None
+    interval: dict[str, Any] | None = None
     bracket = entry.get("tree_tested_bracket")
     status = entry.get("tree_status")
+    alone = bool(entry.get("varied_alone_in_design", False))
     if status == "split" and entry.get("tree") is not None:
         bound, basis = float(entry["tree"]), "tree_split"
-        if not entry.get("varied_alone_in_design", False):
+        if not alone:
             notes.append(
                 "no tested condition varies this direction alone; the tree split extrapolates "
                 "from conditions where it changes together with other factors"
             )
-    elif status == "acceptable_at_all_tested_levels" and entry.get("varied_alone_in_design"):
+        lo, hi = bracket if bracket else (None, None)
+        interval = _interval(lo, hi, "tested_bracket", "tree", not alone)
+    elif status == "acceptable_at_all_tested_levels" and alone:
         bound, basis, bracket = max(tested), "tree_tested_maximum", None
         notes.append("acceptable at every tested level: the threshold lies beyond this bound")
+        interval = _interval(bound, None, "beyond_tested_range", "tree", False)
     elif status == "not_acceptable_at_zero":
         bound, basis, bracket = None, "not_acceptable_at_zero", None
         notes.append("not acceptable even without impairment: no bound keeps the flow acceptable")
@@ -126,11 +158,23 @@ def _metric_bound(
         bracket = None
         if symmetric.get("logistic_status") == "ok" and _finite(symmetric.get("logistic")):
             bound, basis = _finite(symmetric.get("logistic")), "symmetric_logistic"
+            ci = _ci(symmetric, "logistic_symmetric")
+            if ci is not None:
+                interval = _interval(
+                    ci["low"],
+                    ci["high"],
+                    "fieller_95",
+                    "logistic",
+                    bool(symmetric.get("logistic_extrapolated", False)),
+                )
         elif symmetric.get("tree_status") == "split" and symmetric.get("tree") is not None:
             bound, basis = float(symmetric["tree"]), "symmetric_tree"
             bracket = symmetric.get("tree_tested_bracket")
+            if bracket:
+                interval = _interval(bracket[0], bracket[1], "tested_bracket", "tree", True)
         elif symmetric.get("tree_status") == "acceptable_at_all_tested_levels" and sym_tested:
             bound, basis = max(sym_tested), "symmetric_tested_maximum"
+            interval = _interval(bound, None, "beyond_tested_range", "tree", False)
         else:
             bound, basis = None, "not_acceptable_at_zero"
         notes.append(
@@ -139,28 +183,39 @@ def _metric_bound(
             "same value on both directions is applied to this direction alone, which is "
             "conservative under monotone impairment"
         )
-    ci = _ci(entry, "logistic_direction") or _ci(symmetric, "logistic_symmetric")
-    if ci is None:
-        notes.append("no bounded logistic 95 % CI for this quantity")
-    elif basis.startswith("tree") or basis == "symmetric_tree":
-        notes.append("ci95 is the logistic model's interval, given as context for a tree bound")
+    if interval is not None and interval["extrapolated"]:
+        notes.append("the interval extrapolates beyond what the design tested")
+    if ci is None and basis != "not_acceptable_at_zero":
+        alternative = _ci(entry, "logistic_direction") or _ci(symmetric, "logistic_symmetric")
+        if alternative is None:
+            notes.append("no bounded logistic 95 % CI for this quantity")
+        else:
+            notes.append(
+                f"the logistic estimate has its own 95 % CI [{alternative['low']:.4g}, "
+                f"{alternative['high']:.4g}] ({alternative['source']}, see estimates); it is "
+                "not an interval around this tree bound"
+            )
     return {
         "metric_type": metric_type,
         "metric_unit": unit,
         "bound": bound,
         "basis": basis,
         "ci95": ci,
+        "interval": interval,
         "tested_bracket": [_finite(v) for v in bracket] if bracket else None,
         "estimates": {
             "tree": _finite(entry.get("tree")),
             "tree_status": status,
+            "tree_tested_bracket": entry.get("tree_tested_bracket"),
             "logistic": _finite(entry.get("logistic")),
             "logistic_status": entry.get("logistic_status"),
+            "logistic_ci95": _ci_pair(entry),
             "symmetric_tree": _finite(symmetric.get("tree")),
             "symmetric_tree_status": symmetric.get("tree_status"),
             "symmetric_logistic": _finite(symmetric.get("logistic")),
             "symmetric_logistic_status": symmetric.get("logistic_status"),
-            "varied_alone_in_design": bool(entry.get("varied_alone_in_design", False)),
+            "symmetric_logistic_ci95": _ci_pair(symmetric),
+            "varied_alone_in_design": alone,
             "tested_levels": tested,
         },
         "note": "; ".join(notes),
@@ -191,6 +246,25 @@ def _tested_conditions(
         )
     rows.sort(key=lambda r: (r["game"], r["scenario"]))
     return rows
+
+
+def _mos_rule_disagreements(
+    conditions: list[Mapping[str, Any]], acceptable_from: int
+) -> list[dict[str, Any]]:
+    """Tested conditions where 'MOS >= target' and 'share of ratings >= target >= 50 %'
+    give different answers."""
+    out = []
+    for c in conditions:
+        mos, dist = _finite(c.get("mos")), c.get("distribution")
+        if mos is None or not isinstance(dist, Mapping) or str(c.get("game")) == "all":
+            continue
+        total = sum(int(v) for v in dist.values())
+        share = sum(int(v) for k, v in dist.items() if int(k) >= acceptable_from) / total
+        if total and (mos >= acceptable_from) != (share >= 0.5):
+            out.append(
+                {"scenario": str(c["scenario"]), "game": str(c["game"]), "mos": mos, "share": share}
+            )
+    return sorted(out, key=lambda r: (r["game"], r["scenario"]))
 
 
 def _min_bound(directions: Mapping[str, Any], metric_type: str) -> float | None:
@@ -321,11 +395,15 @@ def build_policy(
         "kind": "qoe-lab-policy",
         "target": {
             "acceptable_from": acceptable_from,
-            "label": f"MOS >= {acceptable_from} (majority of ratings >= {acceptable_from})",
+            "label": f"share of ratings >= {acceptable_from} is >= 50 %",
             "criterion": thresholds.get("criterion"),
             "note": "a bound is the largest value at which P(rating >= acceptable_from) >= 0.5 "
-            "with every other network factor at 0: the median rating reaches the target, "
-            "which is close to but not the same as a mean (MOS) of at least the target",
+            "with every other network factor at 0 (the median rating reaches the target); "
+            f"this is not the rule 'MOS >= {acceptable_from}' (a mean), and the two disagree "
+            "on the tested conditions listed in mos_rule_disagreements",
+            "mos_rule_disagreements": _mos_rule_disagreements(
+                analysis_document.get("conditions", []), acceptable_from
+            ),
         },
         "provenance": {
             "study": {

@@ -86,9 +86,13 @@ def metric_bounds(
 def _describe(bound: Mapping[str, Any]) -> str:
     value = bound["bound"]
     text = f"{value:g} {bound['metric_unit']}" if value is not None else "none"
+    interval = bound.get("interval")
     ci = bound.get("ci95")
     if ci:
         text += f"; 95% CI [{ci['low']:.4g}, {ci['high']:.4g}] ({ci['source']})"
+    elif interval:  # a tree bound: the tested levels around it, its only interval
+        high = "open" if interval["high"] is None else f"{interval['high']:.4g}"
+        text += f"; {interval['kind']} [{interval['low']:.4g}, {high}] ({interval['estimator']})"
     return f"study bound {text}; basis {bound['basis']}"
 
 
