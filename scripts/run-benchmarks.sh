@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.." || exit 2
 mkdir -p var/bench
 status=0
 ran=0
-for bench in analysis/bench/bench_analyze.py netem-agent/bench/bench_apply.py; do
+for bench in analysis/bench/bench_analyze.py analysis/bench/bench_subject_model.py \
+  netem-agent/bench/bench_apply.py; do
   if [ -f "$bench" ]; then
     echo "=== $bench"
     .venv/bin/python "$bench" || status=1
