@@ -87,6 +87,7 @@ def _sureal_fit(u: np.ndarray[Any, Any], observed: np.ndarray[Any, Any]) -> dict
     return result
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # sureal's own regex literals
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_matches_sureal_and_recovers_truth(seed: int) -> None:
     u, observed, psi, delta, upsilon = simulate(seed)
