@@ -49,20 +49,20 @@ def _pass(
     n_raters: int,
     n_conds: int,
     n_scens: int,
+    pairs: tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]],
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """r1 and r2 of every rater against the means over the active raters' ratings."""
+    """r1 and r2 of every rater against the means over the active raters' ratings.
+
+    ``pairs`` = (rater of each (rater, scenario) pair, its scenario, the rater's mean
+    rating there): one point per pair for r2; fixed across passes.
+    """
     on = active[rater]
     with np.errstate(invalid="ignore", divide="ignore"):
         pvs_mean = np.bincount(cond[on], u[on], n_conds) / np.bincount(cond[on], None, n_conds)
         hrc_mean = np.bincount(scen[on], u[on], n_scens) / np.bincount(scen[on], None, n_scens)
         r1 = grouped_pearson(rater, u, np.nan_to_num(pvs_mean[cond]), n_raters)
-        # the rater's mean per HRC (scenario), one point per (rater, scenario) pair
-        pair = rater * n_scens + scen
-        keys, pair_code = np.unique(pair, return_inverse=True)
-        own = np.bincount(pair_code, u) / np.bincount(pair_code)
-        r2 = grouped_pearson(
-            keys // n_scens, own, np.nan_to_num(hrc_mean[keys % n_scens]), n_raters
-        )
+        pair_rater, pair_scen, own = pairs
+        r2 = grouped_pearson(pair_rater, own, np.nan_to_num(hrc_mean[pair_scen]), n_raters)
     # a mean over no active rating (a condition only rejected raters saw) makes r undefined
     r1[np.bincount(rater, np.isnan(pvs_mean[cond]), n_raters) > 0] = np.nan
     return r1, r2
@@ -94,8 +94,12 @@ def p913_iterated_screening(
     first_r1 = np.full(n, np.nan)
     per_pass: list[list[str]] = []
     names = np.array([str(x) for x in raters], dtype=object)
+    # the rater's mean per HRC (scenario), one point per (rater, scenario) pair
+    keys, pair_code = np.unique(rater * len(scens) + scen, return_inverse=True)
+    own = np.bincount(pair_code, u) / np.bincount(pair_code)
+    pairs = (keys // len(scens), keys % len(scens), own)
     for k in range(1, max_passes + 1):
-        r1, r2 = _pass(rater, cond, scen, u, active, n, len(conds), len(scens))
+        r1, r2 = _pass(rater, cond, scen, u, active, n, len(conds), len(scens), pairs)
         if k == 1:
             first_r1 = r1.copy()
         r1_final[active] = r1[active]
