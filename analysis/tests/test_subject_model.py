@@ -172,3 +172,12 @@ def test_exactly_fitted_rater_is_flagged() -> None:
     assert flagged and not arrays.rater_fitted[list(flagged)].any()
     assert np.isfinite(arrays.quality).all() and np.isfinite(arrays.bias[arrays.rater_fitted]).all()
     assert (arrays.inconsistency[arrays.rater_fitted] > 0.05).all()
+
+
+def test_iteration_limit_is_reported() -> None:
+    u, observed, *_ = simulate(2)
+    i, j = np.nonzero(observed)
+    fit = fit_subject_model_arrays(i, j, u[i, j], 40, 30, max_iter=2)
+    assert fit.status == "not_converged" and not fit.converged and fit.iterations == 2
+    assert fit.final_change is not None and fit.final_change > 1e-8
+    assert np.isfinite(fit.quality).all()

@@ -21,6 +21,9 @@ increases L. The model is invariant under (ψ + c, Δ − c); as in sureal
 (``force_subjbias_zeromean``) the solution is shifted so that the raters' biases have mean
 zero. Stopping rule (sureal): ‖ψ⁽ᵏ⁾ − ψ⁽ᵏ⁻¹⁾‖₂ < 1e-8, at most 10,000 iterations.
 
+If the iteration limit is reached first the status is ``not_converged`` (the estimates of
+the last iteration are returned with the final change).
+
 Standard errors from the diagonal of the Fisher information at the optimum (as sureal):
 se(ψ_j) = (Σ_obs 1/υ_i²)^−½, se(Δ_i) = υ_i/√n_i, se(υ_i) = υ_i/√(2 n_i); 95 % CI =
 estimate ± 1.95996·se.
@@ -76,7 +79,7 @@ IntArray = np.ndarray[Any, np.dtype[np.int64]]
 class SubjectModelArrays:
     """Fit on integer-coded arrays. Estimates are NaN for raters/conditions not fitted."""
 
-    status: str  # "ok" | "not_identifiable"
+    status: str  # "ok" | "not_identifiable" | "not_converged" (max_iter reached)
     quality: Array
     quality_se: Array
     bias: Array
@@ -274,7 +277,7 @@ def fit_subject_model_arrays(
         return np.where(mask, values, np.nan)
 
     return SubjectModelArrays(
-        status="ok" if not issues else "not_identifiable",
+        status="not_identifiable" if issues else ("ok" if converged else "not_converged"),
         quality=only(psi, condition_fitted),
         quality_se=only(quality_se, condition_fitted),
         bias=only(delta, rater_fitted),
