@@ -1,8 +1,10 @@
 """ITU-T P.913 subject screening (r1 and r2, iterated), as a per-rater status with reasons.
 
-The rule (ITU-T P.913, clause "Subject screening" — 11.4 in the 03/2016 edition; from the
-VQEG Multimedia test plan, Annex VI; reference implementation: M. Pinson, NTIA/ITS,
-``screening.m`` method 3 "Pearson and Pearson per HRC"):
+The rule (ITU-T P.913, clause "Subject screening" — 11.4 in the 03/2016 edition; the
+number was not re-checked against the 06/2021 text. The rule comes from the VQEG
+Multimedia test plan, Annex VI; the numbers and the "and" below were checked against its
+reference implementation: M. Pinson, NTIA/ITS, ``screening.m`` method 3 "Pearson and
+Pearson per HRC"):
 
 * r1 = Pearson r between a subject's ratings and the mean rating of the same PVS over all
   subjects. Here a PVS is a condition = scenario × game.
