@@ -156,8 +156,21 @@ def test_disconnected_design_is_reported() -> None:
     (issue,) = fit.not_identifiable
     assert issue["kind"] == "disconnected" and issue["raters"] == ["r000", "r001"]
     assert issue["conditions"] == ["c028 × g", "c029 × g"]
-    assert fit.convergence["n_raters_fitted"] == 38
-    assert fit.conditions["quality"].isna().sum() == 2
+    # the small block is fitted on its own (mean-zero bias there) and labelled
+    assert fit.convergence["n_raters_fitted"] == 40
+    assert np.isfinite(fit.conditions["quality"]).all()
+    blocks = fit.raters.set_index("rater_id")["block"]
+    assert (blocks[["r000", "r001"]] == 1).all() and (blocks.drop(["r000", "r001"]) == 0).all()
+    small = fit.raters[fit.raters["block"] == 1]["bias"]
+    assert (
+        abs(small.mean()) < 1e-12
+        and abs(fit.raters[fit.raters["block"] == 0]["bias"].mean()) < 1e-12
+    )
+    # within the main block the fit equals the fit of the main block alone
+    main = fit_subject_model(tidy(u[2:], observed[2:])).conditions.set_index("scenario")
+    ours = fit.conditions.set_index("scenario")["quality"]
+    # tidy() numbers raters from 0, so main's raters are shifted but the conditions agree
+    np.testing.assert_allclose(ours[main.index], main["quality"], atol=1e-9)
 
 
 def test_exactly_fitted_rater_is_flagged() -> None:

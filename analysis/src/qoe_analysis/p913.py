@@ -23,6 +23,7 @@ stay in the means.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,7 @@ R2_THRESHOLD = 0.8
 
 
 def _fmt(value: float) -> str:
-    return "undefined" if not np.isfinite(value) else f"{value:.3f}"
+    return f"{value:.3f}" if math.isfinite(value) else "undefined"
 
 
 def _pass(
@@ -117,16 +118,16 @@ def p913_iterated_screening(
         rejected_in > 0, "unreliable", np.where(kept_by, "reliable", "not_assessable")
     )
     reasons = []
-    for i in range(n):
-        a, b = _fmt(r1_final[i]), _fmt(r2_final[i])
+    for i, (v1, v2) in enumerate(zip(r1_final.tolist(), r2_final.tolist(), strict=True)):
+        a, b = _fmt(v1), _fmt(v2)
         if rejected_in[i]:
             reasons.append(
                 f"pass {rejected_in[i]}: r1 = {a} < {r1_threshold:g} "
                 f"and r2 = {b} < {r2_threshold:g}"
             )
-        elif r1_final[i] >= r1_threshold:
+        elif v1 >= r1_threshold:
             reasons.append(f"r1 = {a} >= {r1_threshold:g}")
-        elif r2_final[i] >= r2_threshold:
+        elif v2 >= r2_threshold:
             reasons.append(f"r1 = {a} < {r1_threshold:g} but r2 = {b} >= {r2_threshold:g}")
         else:
             reasons.append(

@@ -361,21 +361,23 @@ def straight_lining_status(df: pd.DataFrame, flat: pd.DataFrame) -> pd.DataFrame
     """Per rater: ``unreliable`` if a session of theirs is flat (see :func:`straight_lining`),
     ``not_assessable`` if no session has two ratings, else ``reliable``; with the reason."""
     codes, sessions = group_codes(df, [RATER, SESSION])
-    sizes = pd.Series(np.bincount(codes)).groupby(sessions[RATER].astype(str).to_numpy()).max()
+    rater_codes, raters = column_codes(sessions[RATER].astype(str))
+    largest = np.zeros(len(raters), dtype=np.int64)
+    np.maximum.at(largest, rater_codes, np.bincount(codes, minlength=len(sessions)))
     flat_by = flat.groupby(RATER)[SESSION].apply(list).to_dict() if len(flat) else {}
-    rows = []
-    for rater, largest in sizes.sort_index().items():
-        if rater in flat_by:
-            status = "unreliable"
-            reason = "same rating for every scenario in session(s) " + ", ".join(
+    names = [str(r) for r in raters]
+    status = np.where(largest < 2, "not_assessable", "reliable").astype(object)
+    reason = np.where(
+        largest < 2, "no session with two or more ratings", "ratings vary within every session"
+    ).astype(object)
+    for k, rater in enumerate(names):
+        if rater in flat_by:  # few: only the flagged raters
+            status[k] = "unreliable"
+            reason[k] = "same rating for every scenario in session(s) " + ", ".join(
                 map(str, flat_by[rater])
             )
-        elif largest < 2:
-            status, reason = "not_assessable", "no session with two or more ratings"
-        else:
-            status, reason = "reliable", "ratings vary within every session"
-        rows.append((str(rater), status, reason))
-    return pd.DataFrame(rows, columns=[RATER, "status", "reason"])
+    out = pd.DataFrame({RATER: names, "status": status, "reason": reason})
+    return out.sort_values(RATER, kind="stable").reset_index(drop=True)
 
 
 def straight_lining(df: pd.DataFrame) -> pd.DataFrame:

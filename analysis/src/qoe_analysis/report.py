@@ -89,9 +89,14 @@ def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
     """One entry per rater: {rater_id, <rule>: {status, reason}} for every rule."""
     merged: dict[str, dict[str, Any]] = {}
     for rule, frame in statuses.items():
-        for rater, status, reason in frame[[RATER, "status", "reason"]].itertuples(index=False):
-            entry = merged.setdefault(str(rater), {RATER: str(rater)})
-            entry[rule] = {"status": str(status), "reason": str(reason)}
+        raters = frame[RATER].astype(str).tolist()
+        status = frame["status"].astype(str).tolist()
+        reason = frame["reason"].astype(str).tolist()
+        for rater, st, why in zip(raters, status, reason, strict=True):
+            entry = merged.get(rater)
+            if entry is None:
+                entry = merged[rater] = {RATER: rater}
+            entry[rule] = {"status": st, "reason": why}
     return [merged[k] for k in sorted(merged)]
 
 
@@ -246,7 +251,7 @@ def analyze(
             "not_assessable_by_rule": {
                 rule: _with_status(frame, "not_assessable") for rule, frame in statuses.items()
             },
-            "rater_status": _rater_status(statuses),
+            "rater_status": [],  # filled below (large, already JSON-ready)
         },
         "subject_model": {
             "model": "rating = quality[condition] + bias[rater] + inconsistency[rater] * N(0, 1)",
@@ -284,6 +289,7 @@ def analyze(
     out: dict[str, Any] = json_ready(doc)
     out["reliability"]["intra"] = _records(intra)
     out["reliability"]["screening"]["p913"]["per_rater"] = _records(p913)
+    out["reliability"]["rater_status"] = _rater_status(statuses)
     out["subject_model"]["conditions"] = _records(subject.conditions)
     out["subject_model"]["raters"] = _records(subject.raters)
     report(1.0, "done")

@@ -29,12 +29,14 @@ se(ψ_j) = (Σ_obs 1/υ_i²)^−½, se(Δ_i) = υ_i/√n_i, se(υ_i) = υ_i/√(
 estimate ± 1.95996·se.
 
 Identifiability (checked before and after fitting; the offending raters/conditions are
-left out, listed with the reason, and the status is ``not_identifiable``):
+listed with the reason and left out unless said otherwise; the status is then
+``not_identifiable``):
 
 * a rater who rated a single condition only: Δ_i absorbs the residual, υ_i → 0 and L is
   unbounded;
 * raters and conditions that share no rater with the largest connected block of the design:
-  their offset to the rest of the scale is undetermined;
+  their offset to the rest of the scale is undetermined. They are still fitted, as a block
+  of their own with mean-zero bias, and labelled with their block number;
 * a rater whose ratings the model fits exactly (υ_i → 0; e.g. every rater gave the same
   score): L is unbounded.
 
@@ -88,6 +90,8 @@ class SubjectModelArrays:
     inconsistency_se: Array
     rater_fitted: np.ndarray[Any, np.dtype[np.bool_]]
     condition_fitted: np.ndarray[Any, np.dtype[np.bool_]]
+    rater_block: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    condition_block: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     iterations: int = 0
     final_change: float | None = None
     converged: bool = False
@@ -106,13 +110,31 @@ def _issue(kind: str, reason: str, raters: Any = (), conditions: Any = ()) -> di
 
 
 def _alternate(
-    r: IntArray, c: IntArray, u: Array, n_r: int, n_c: int, tol: float, max_iter: int
+    r: IntArray,
+    c: IntArray,
+    u: Array,
+    n_r: int,
+    n_c: int,
+    blocks: tuple[IntArray, IntArray, int],
+    tol: float,
+    max_iter: int,
 ) -> tuple[Array, Array, Array, int, float, bool]:
-    """Block-coordinate ascent on L for the observations (r, c, u); returns ψ, Δ, υ², …"""
+    """Block-coordinate ascent on L for the observations (r, c, u); returns ψ, Δ, υ², …
+
+    ``blocks`` = (block of each rater, block of each condition, number of blocks): the
+    connected parts of the design, each normalised to mean-zero bias on its own.
+    """
     n_i = np.bincount(r, minlength=n_r).astype(np.float64)
     n_j = np.bincount(c, minlength=n_c).astype(np.float64)
     has_r, has_c = n_i > 0, n_j > 0
     n_i, n_j = np.maximum(n_i, 1.0), np.maximum(n_j, 1.0)  # absent rows stay 0, never NaN
+    block_r, block_c, n_blocks = blocks
+    raters_in = np.maximum(np.bincount(block_r[has_r], minlength=n_blocks), 1)
+
+    def shift(delta: Array) -> Array:
+        """Mean bias per block: L is invariant under (ψ + s, Δ − s) within a block."""
+        return np.bincount(block_r[has_r], delta[has_r], n_blocks) / raters_in
+
     psi = np.bincount(c, u, n_c) / n_j  # MOS, sureal's starting point
     floor = _DEGENERATE_VAR * max(float(np.var(u)), 1e-12) * 1e-2
     change = np.inf
@@ -126,8 +148,7 @@ def _alternate(
         new_psi = np.bincount(c, w * (u - delta[r]), n_c) / np.maximum(
             np.bincount(c, w, n_c), np.finfo(float).tiny
         )
-        # keep Δ mean-zero: L is invariant under (ψ + s, Δ − s)
-        new_psi += float(delta[has_r].mean())
+        new_psi += shift(delta)[block_c]  # keep Δ mean-zero
         change = float(np.linalg.norm((new_psi - psi)[has_c]))
         psi = new_psi
         if change < tol:
@@ -137,8 +158,19 @@ def _alternate(
     delta = np.bincount(r, u - psi[c], n_r) / n_i
     res = u - psi[c] - delta[r]
     var = np.bincount(r, res * res, n_r) / n_i
-    shift = float(delta[has_r].mean())
-    return psi + shift, delta - shift, var, iterations, change, converged
+    s = shift(delta)
+    return psi + s[block_c], delta - s[block_r], var, iterations, change, converged
+
+
+def _blocks(r: IntArray, c: IntArray, n_r: int, n_c: int) -> tuple[IntArray, IntArray, int]:
+    """Connected parts of the bipartite rater–condition graph, 0 = most ratings."""
+    graph = sparse.coo_matrix((np.ones(r.size), (r, n_r + c)), shape=(n_r + n_c,) * 2)
+    n, label = csgraph.connected_components(graph, directed=False)
+    order = np.argsort(-np.bincount(label[r], minlength=n), kind="stable")
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n)
+    label = rank[label]
+    return label[:n_r], label[n_r:], int(n)
 
 
 def fit_subject_model_arrays(
@@ -158,7 +190,13 @@ def fit_subject_model_arrays(
     issues: list[dict[str, Any]] = []
     keep_rater = np.bincount(r_all, minlength=n_raters) > 0
     # raters with a single distinct condition
-    pairs = np.unique(r_all * n_conditions + c_all)
+    key = r_all * n_conditions + c_all
+    if n_raters * n_conditions <= 50_000_000:  # a bitmap is faster than sorting the pairs
+        seen = np.zeros(n_raters * n_conditions, dtype=bool)
+        seen[key] = True
+        pairs = np.flatnonzero(seen)
+    else:
+        pairs = np.unique(key)
     distinct = np.bincount(pairs // n_conditions, minlength=n_raters)
     single = np.flatnonzero(keep_rater & (distinct < 2))
     if single.size:
@@ -176,6 +214,7 @@ def fit_subject_model_arrays(
     delta = np.full(n_raters, np.nan)
     var = np.full(n_raters, np.nan)
     iterations, change, converged = 0, None, False
+    blocks: tuple[IntArray, IntArray, int] | None = None
     obs = keep_rater[r_all]
     for _attempt in range(n_raters + 2):  # each pass removes ≥ 1 rater or stops
         if not obs.any():
@@ -192,29 +231,9 @@ def fit_subject_model_arrays(
             )
             obs[:] = False
             break
-        # connected blocks of the bipartite rater-condition graph
-        graph = sparse.coo_matrix(
-            (np.ones(r.size), (r, n_raters + c)), shape=(n_raters + n_conditions,) * 2
-        )
-        _, label = csgraph.connected_components(graph, directed=False)
-        obs_label = label[r]
-        main = np.bincount(obs_label).argmax()
-        if (obs_label != main).any():
-            off = obs_label != main
-            issues.append(
-                _issue(
-                    "disconnected",
-                    "these raters and conditions share no rater with the main block of the "
-                    "design, so their offset to the rest of the scale is undetermined",
-                    raters=np.unique(r[off]),
-                    conditions=np.unique(c[off]),
-                )
-            )
-            keep_rater[np.unique(r[off])] = False
-            obs &= keep_rater[r_all]
-            continue
+        blocks = _blocks(r, c, n_raters, n_conditions)
         psi_s, delta_s, var_s, iterations, change, converged = _alternate(
-            r, c, u, n_raters, n_conditions, tol, max_iter
+            r, c, u, n_raters, n_conditions, blocks, tol, max_iter
         )
         scale = max(float(np.var(u)), 1e-12)
         exact = np.flatnonzero(keep_rater & (var_s <= _DEGENERATE_VAR * scale))
@@ -232,6 +251,25 @@ def fit_subject_model_arrays(
             continue
         psi, delta, var = psi_s, delta_s, var_s
         break
+    rater_block = np.full(n_raters, -1, dtype=np.int64)
+    condition_block = np.full(n_conditions, -1, dtype=np.int64)
+    if blocks is not None and obs.any():
+        r, c = r_all[obs], c_all[obs]
+        rater_block[r] = blocks[0][r]
+        condition_block[c] = blocks[1][c]
+        off = rater_block > 0
+        if off.any():
+            issues.append(
+                _issue(
+                    "disconnected",
+                    "these raters and conditions share no rater with the main block (block "
+                    "0) of the design: their offset to it is not identified by the data; "
+                    "each block is fitted on its own with its raters' biases at mean zero, "
+                    "so compare qualities within a block only",
+                    raters=np.flatnonzero(off),
+                    conditions=np.flatnonzero(condition_block > 0),
+                )
+            )
 
     rater_fitted = keep_rater & np.isfinite(var) & (var > 0)
     n_j = np.bincount(c_all[obs], minlength=n_conditions)
@@ -260,6 +298,8 @@ def fit_subject_model_arrays(
             nan_r.copy(),
             rater_fitted,
             np.zeros(n_conditions, bool),
+            rater_block=rater_block,
+            condition_block=condition_block,
             issues=issues or [_issue("no_data", "no ratings")],
         )
     r, c, u = r_all[obs], c_all[obs], u_all[obs]
@@ -286,6 +326,8 @@ def fit_subject_model_arrays(
         inconsistency_se=only(inconsistency_se, rater_fitted),
         rater_fitted=rater_fitted,
         condition_fitted=condition_fitted,
+        rater_block=rater_block,
+        condition_block=condition_block,
         iterations=iterations,
         final_change=change,
         converged=converged,
@@ -333,8 +375,10 @@ def fit_subject_model(
 
     ``conditions`` has the condition columns, n, mos, quality, quality_se, ci95_low/high;
     ``raters`` has rater_id, n, bias (+ se, CI), inconsistency (+ se, CI) and status
-    (``fitted`` / ``not_identifiable``). Non-identifiable parts are named in
-    ``not_identifiable`` (kind, reason, raters, conditions) and their estimates are NaN.
+    (``fitted`` / ``not_identifiable``); ``block`` is the connected part of the design
+    (0 = the main one, −1 = not fitted): qualities compare only within a block.
+    Non-identifiable parts are named in ``not_identifiable`` (kind, reason, raters,
+    conditions); estimates of what is left out are NaN.
     """
     columns = tuple(condition_columns)
     cond_codes, conds = group_codes(df, list(columns))
@@ -364,6 +408,7 @@ def fit_subject_model(
     cond_table["quality_se"] = fit.quality_se
     cond_table["ci95_low"] = q_low
     cond_table["ci95_high"] = q_high
+    cond_table["block"] = np.where(fit.condition_fitted, fit.condition_block, -1)
     b_low, b_high = _ci(fit.bias, fit.bias_se)
     v_low, v_high = _ci(fit.inconsistency, fit.inconsistency_se, low_clip=0.0)
     rater_table = pd.DataFrame(
@@ -379,6 +424,7 @@ def fit_subject_model(
             "inconsistency_ci95_low": v_low,
             "inconsistency_ci95_high": v_high,
             "status": np.where(fit.rater_fitted, "fitted", "not_identifiable"),
+            "block": np.where(fit.rater_fitted, fit.rater_block, -1),
         }
     )
     rater_table = rater_table[rater_table["n"] > 0]
