@@ -57,15 +57,15 @@ def pct(values: list[float], q: float) -> float:
 
 
 def guest(args: argparse.Namespace) -> int:
-    from netem_agent.testing import lab
+    from netem_agent.testing import lab, lab_agent
 
     lab.setup_lab()
     work = Path("/run/bench")
     work.mkdir(parents=True, exist_ok=True)
-    cfg = lab.write_config(
+    cfg = lab_agent.write_config(
         work / "agent.toml", topology={"mode": "bridge", "client_iface": "rc", "server_iface": "rs"}
     )
-    agent = lab.AgentProcess(cfg)
+    agent = lab_agent.AgentProcess(cfg)
     agent.start()
     conn = http.client.HTTPConnection(lab.MGMT_IP, 8787, timeout=30)
     headers = {"Authorization": f"Bearer {lab.TOKEN}", "Content-Type": "application/json"}

@@ -22,19 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from netem_agent.testing import lab
-from netem_agent.testing.lab import (
-    CLIENT,
-    CLIENT_IP,
-    ROUTER,
-    SERVER,
-    SERVER_IP,
-    AgentProcess,
-    Stream,
-    measure,
-    ping,
-    tc_qdiscs,
-    write_config,
-)
+from netem_agent.testing.lab import CLIENT, CLIENT_IP, ROUTER, SERVER, SERVER_IP, tc_qdiscs
+from netem_agent.testing.lab_agent import AgentProcess, write_config
+from netem_agent.testing.probes import Stream, measure, ping
 
 BRIDGE = {"mode": "bridge", "client_iface": "rc", "server_iface": "rs"}
 
