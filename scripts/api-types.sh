@@ -18,7 +18,11 @@ generate() {  # generate OUT
   work=$(mktemp -d)
   # shellcheck disable=SC2064  # expand now: the trap must remove this call's directory
   trap "rm -rf '$work'" RETURN
-  (cd "$ROOT/backend" && DJANGO_SETTINGS_MODULE=qoelab.settings \
+  # The schema depends on the database engine (integer ranges: SQLite's are 64-bit, so
+  # fields get "Format: int64"), so it is always generated for the production engine,
+  # PostgreSQL, whatever DATABASE_URL says. Nothing connects to this URL.
+  (cd "$ROOT/backend" && env -u CELERY_BROKER_URL DJANGO_SETTINGS_MODULE=qoelab.settings \
+    DATABASE_URL=postgres://schema@127.0.0.1:1/qoelab_schema \
     "$ROOT/.venv/bin/qoelab-manage" spectacular --file "$work/openapi.yaml") 2>"$work/stderr" || {
     cat "$work/stderr" >&2
     echo "api-types: the backend's OpenAPI schema could not be generated" >&2

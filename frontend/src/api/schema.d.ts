@@ -1088,7 +1088,6 @@ export interface components {
             study?: number;
             code?: string;
             label?: string;
-            /** Format: int64 */
             position?: number;
             is_baseline?: boolean;
             /** @description client→server impairment */
@@ -1204,9 +1203,7 @@ export interface components {
             scenario: number;
             readonly scenario_code: string;
             readonly position: number;
-            /** Format: int64 */
             round?: number;
-            /** Format: int64 */
             score: number;
             /** Format: date-time */
             scenario_started_at?: string | null;
@@ -1245,7 +1242,6 @@ export interface components {
             readonly id: number;
             code: string;
             label?: string;
-            /** Format: int64 */
             position?: number;
             is_baseline?: boolean;
             /** @description client→server impairment */
@@ -1256,7 +1252,6 @@ export interface components {
         ScenarioRequest: {
             code: string;
             label?: string;
-            /** Format: int64 */
             position?: number;
             is_baseline?: boolean;
             /** @description client→server impairment */
@@ -1270,7 +1265,6 @@ export interface components {
             study: number;
             code: string;
             label?: string;
-            /** Format: int64 */
             position?: number;
             is_baseline?: boolean;
             /** @description client→server impairment */
@@ -1285,7 +1279,6 @@ export interface components {
             study: number;
             code: string;
             label?: string;
-            /** Format: int64 */
             position?: number;
             is_baseline?: boolean;
             /** @description client→server impairment */
