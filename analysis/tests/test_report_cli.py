@@ -47,9 +47,16 @@ def test_screening_statuses_and_subject_model(study_doc: dict[str, Any]) -> None
     assert len(rel["rater_status"]) == 58
     for entry in rel["rater_status"]:
         for rule in ("intra_rater", "p913", "straight_lining"):
-            assert entry[rule]["status"] in statuses and entry[rule]["reason"]
+            assert entry[rule] in statuses
+    # the reasons live in each rule's table
+    assert all(r["reason"] for r in rel["intra"] + rel["screening"]["p913"]["per_rater"])
+    flat = rel["screening"]["straight_lining"]["per_rater"]
+    assert {r["rater_id"] for r in flat} == {
+        e["rater_id"] for e in rel["rater_status"] if e["straight_lining"] != "reliable"
+    }
+    assert flat and all("same rating for every scenario" in r["reason"] for r in flat)
     for rule, rejected in rel["rejected_by_rule"].items():
-        by = {e["rater_id"]: e[rule]["status"] for e in rel["rater_status"]}
+        by = {e["rater_id"]: e[rule] for e in rel["rater_status"]}
         assert rejected == sorted(r for r, s in by.items() if s == "unreliable")
         assert rel["not_assessable_by_rule"][rule] == sorted(
             r for r, s in by.items() if s == "not_assessable"
@@ -129,6 +136,10 @@ def test_cli_out_writes_tables_and_plots(study_dir: Path, tmp_path: Path) -> Non
     assert {"mos_per_scenario.png", "sos_vs_mos.png", "intra_rater_cdf.png"} <= names
     conditions = pd.read_csv(out / "conditions.csv")
     assert set(conditions.columns) >= CONDITION_KEYS
+    status = pd.read_csv(out / "rater_status.csv")
+    assert (
+        len(status) == 58 and status[["p913_reason", "straight_lining_reason"]].notna().all().all()
+    )
 
 
 def test_cli_synth(tmp_path: Path) -> None:

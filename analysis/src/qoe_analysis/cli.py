@@ -104,18 +104,29 @@ def _write_tables(doc: dict[str, Any], out: Path) -> None:
     subject = doc["subject_model"]
     pd.DataFrame(subject["conditions"]).to_csv(out / "subject_model_conditions.csv", index=False)
     pd.DataFrame(subject["raters"]).to_csv(out / "subject_model_raters.csv", index=False)
+    rel = doc["reliability"]
+    reasons = {
+        "intra_rater": {r["rater_id"]: r["reason"] for r in rel["intra"]},
+        "p913": {r["rater_id"]: r["reason"] for r in rel["screening"]["p913"]["per_rater"]},
+        "straight_lining": {
+            r["rater_id"]: r["reason"] for r in rel["screening"]["straight_lining"]["per_rater"]
+        },
+    }
+    default = {"straight_lining": "ratings vary within every session"}
     pd.DataFrame(
         [
             {
                 "rater_id": entry["rater_id"],
                 **{
-                    f"{rule}_{key}": value
-                    for rule, verdict in entry.items()
-                    if isinstance(verdict, dict)
-                    for key, value in verdict.items()
+                    column: value
+                    for rule, why in reasons.items()
+                    for column, value in (
+                        (f"{rule}_status", entry.get(rule)),
+                        (f"{rule}_reason", why.get(entry["rater_id"], default.get(rule))),
+                    )
                 },
             }
-            for entry in doc["reliability"]["rater_status"]
+            for entry in rel["rater_status"]
         ]
     ).to_csv(out / "rater_status.csv", index=False)
     inter = pd.DataFrame(doc["reliability"]["inter"])

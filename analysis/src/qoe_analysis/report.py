@@ -86,17 +86,16 @@ def _with_status(frame: pd.DataFrame, status: str) -> list[str]:
 
 
 def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
-    """One entry per rater: {rater_id, <rule>: {status, reason}} for every rule."""
+    """One entry per rater: {rater_id, <rule>: status} for every rule (the reasons are in
+    each rule's own table, so large studies do not carry them twice)."""
     merged: dict[str, dict[str, Any]] = {}
     for rule, frame in statuses.items():
         raters = frame[RATER].astype(str).tolist()
-        status = frame["status"].astype(str).tolist()
-        reason = frame["reason"].astype(str).tolist()
-        for rater, st, why in zip(raters, status, reason, strict=True):
+        for rater, status in zip(raters, frame["status"].astype(str).tolist(), strict=True):
             entry = merged.get(rater)
             if entry is None:
                 entry = merged[rater] = {RATER: rater}
-            entry[rule] = {"status": st, "reason": why}
+            entry[rule] = status
     return [merged[k] for k in sorted(merged)]
 
 
@@ -243,6 +242,8 @@ def analyze(
                 "straight_lining": {
                     "sessions": _records(flat),
                     "rejected": sorted(set(flat[RATER].tolist())),
+                    # every rater not listed here is reliable: ratings vary in every session
+                    "per_rater": _records(flat_status[flat_status["status"] != "reliable"]),
                 },
             },
             "rejected_by_rule": {
