@@ -92,7 +92,8 @@ class SubjectModelArrays:
     condition_fitted: np.ndarray[Any, np.dtype[np.bool_]]
     rater_block: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     condition_block: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
-    iterations: int = 0
+    iterations: int = 0  # of the final fit
+    total_iterations: int = 0  # over the refits after leaving raters out
     final_change: float | None = None
     converged: bool = False
     log_likelihood: float | None = None
@@ -118,6 +119,7 @@ def _alternate(
     blocks: tuple[IntArray, IntArray, int],
     tol: float,
     max_iter: int,
+    start: Array | None = None,
 ) -> tuple[Array, Array, Array, int, float, bool]:
     """Block-coordinate ascent on L for the observations (r, c, u); returns ψ, Δ, υ², …
 
@@ -135,19 +137,22 @@ def _alternate(
         """Mean bias per block: L is invariant under (ψ + s, Δ − s) within a block."""
         return np.bincount(block_r[has_r], delta[has_r], n_blocks) / raters_in
 
-    psi = np.bincount(c, u, n_c) / n_j  # MOS, sureal's starting point
+    # MOS is sureal's starting point; a refit after leaving raters out starts from the
+    # previous solution
+    psi = np.bincount(c, u, n_c) / n_j if start is None else start.copy()
     floor = _DEGENERATE_VAR * max(float(np.var(u)), 1e-12) * 1e-2
     change = np.inf
     converged = False
     iterations = 0
+    tiny = np.finfo(float).tiny
     for iterations in range(1, max_iter + 1):  # noqa: B007 - the count is reported
-        delta = np.bincount(r, u - psi[c], n_r) / n_i
-        res = u - psi[c] - delta[r]
+        centred = u - psi[c]
+        delta = np.bincount(r, centred, n_r) / n_i
+        delta_r = delta[r]
+        res = centred - delta_r
         var = np.maximum(np.bincount(r, res * res, n_r) / n_i, floor)
         w = (1.0 / var)[r]
-        new_psi = np.bincount(c, w * (u - delta[r]), n_c) / np.maximum(
-            np.bincount(c, w, n_c), np.finfo(float).tiny
-        )
+        new_psi = np.bincount(c, w * (u - delta_r), n_c) / np.maximum(np.bincount(c, w, n_c), tiny)
         new_psi += shift(delta)[block_c]  # keep Δ mean-zero
         change = float(np.linalg.norm((new_psi - psi)[has_c]))
         psi = new_psi
@@ -215,6 +220,8 @@ def fit_subject_model_arrays(
     var = np.full(n_raters, np.nan)
     iterations, change, converged = 0, None, False
     blocks: tuple[IntArray, IntArray, int] | None = None
+    psi_s: Array | None = None
+    total_iterations = 0
     obs = keep_rater[r_all]
     for _attempt in range(n_raters + 2):  # each pass removes ≥ 1 rater or stops
         if not obs.any():
@@ -232,9 +239,11 @@ def fit_subject_model_arrays(
             obs[:] = False
             break
         blocks = _blocks(r, c, n_raters, n_conditions)
+        start = None if psi_s is None else np.where(np.isfinite(psi_s), psi_s, 0.0)
         psi_s, delta_s, var_s, iterations, change, converged = _alternate(
-            r, c, u, n_raters, n_conditions, blocks, tol, max_iter
+            r, c, u, n_raters, n_conditions, blocks, tol, max_iter, start
         )
+        total_iterations += iterations
         scale = max(float(np.var(u)), 1e-12)
         exact = np.flatnonzero(keep_rater & (var_s <= _DEGENERATE_VAR * scale))
         if exact.size:
@@ -329,6 +338,7 @@ def fit_subject_model_arrays(
         rater_block=rater_block,
         condition_block=condition_block,
         iterations=iterations,
+        total_iterations=total_iterations,
         final_change=change,
         converged=converged,
         log_likelihood=log_lik,
@@ -433,6 +443,7 @@ def fit_subject_model(
         "method": "alternating maximisation (Newton-Raphson blocks) of the Gaussian "
         "log-likelihood; mean-zero rater bias",
         "iterations": fit.iterations,
+        "total_iterations": fit.total_iterations,
         "final_change": fit.final_change,
         "tolerance": tol,
         "max_iterations": max_iter,
