@@ -137,6 +137,23 @@ def _alternate(
         """Mean bias per block: L is invariant under (ψ + s, Δ − s) within a block."""
         return np.bincount(block_r[has_r], delta[has_r], n_blocks) / raters_in
 
+    # Every sum over a rater's or a condition's ratings is a product with the sparse
+    # rater × condition matrices of rating counts (A) and rating sums (B); the residual sum
+    # of squares expands to Q − 2·Bψ − 2ΔS + A ψ² + 2Δ·Aψ + nΔ² (S, Q: Σu, Σu² per rater).
+    shape = (n_r, n_c)
+    a = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=shape)
+    b = sparse.csr_matrix((u, (r, c)), shape=shape)
+    a_t, b_t = a.T.tocsr(), b.T.tocsr()
+    s_i = np.bincount(r, u, n_r)
+    q_i = np.bincount(r, u * u, n_r)
+
+    def bias_and_var(psi: Array) -> tuple[Array, Array]:
+        a_psi = a @ psi
+        delta = (s_i - a_psi) / n_i
+        rss = q_i - 2 * (b @ psi) - 2 * delta * s_i + a @ (psi * psi)
+        rss += 2 * delta * a_psi + n_i * delta * delta
+        return delta, np.maximum(rss, 0.0) / n_i  # rounding can leave −1e-15
+
     # MOS is sureal's starting point; a refit after leaving raters out starts from the
     # previous solution
     psi = np.bincount(c, u, n_c) / n_j if start is None else start.copy()
@@ -146,13 +163,9 @@ def _alternate(
     iterations = 0
     tiny = np.finfo(float).tiny
     for iterations in range(1, max_iter + 1):  # noqa: B007 - the count is reported
-        centred = u - psi[c]
-        delta = np.bincount(r, centred, n_r) / n_i
-        delta_r = delta[r]
-        res = centred - delta_r
-        var = np.maximum(np.bincount(r, res * res, n_r) / n_i, floor)
-        w = (1.0 / var)[r]
-        new_psi = np.bincount(c, w * (u - delta_r), n_c) / np.maximum(np.bincount(c, w, n_c), tiny)
+        delta, var = bias_and_var(psi)
+        w = 1.0 / np.maximum(var, floor)
+        new_psi = (b_t @ w - a_t @ (w * delta)) / np.maximum(a_t @ w, tiny)
         new_psi += shift(delta)[block_c]  # keep Δ mean-zero
         change = float(np.linalg.norm((new_psi - psi)[has_c]))
         psi = new_psi
@@ -160,9 +173,7 @@ def _alternate(
             converged = True
             break
     # Δ and υ² consistent with the final ψ (their maximisers given ψ), then mean-zero Δ
-    delta = np.bincount(r, u - psi[c], n_r) / n_i
-    res = u - psi[c] - delta[r]
-    var = np.bincount(r, res * res, n_r) / n_i
+    delta, var = bias_and_var(psi)
     s = shift(delta)
     return psi + s[block_c], delta - s[block_r], var, iterations, change, converged
 
