@@ -40,8 +40,9 @@ listed with the reason and left out unless said otherwise; the status is then
 * a rater whose ratings the model fits exactly (υ_i → 0; e.g. every rater gave the same
   score): L is unbounded.
 
-Aggregation uses ``np.bincount`` over the observations only: memory and time are linear in
-the number of ratings (no rater × condition matrix).
+The sums over a rater's or a condition's ratings are products with sparse rater ×
+condition matrices of rating counts and sums (scipy.sparse; never a dense matrix): memory
+and time per iteration are linear in the number of ratings.
 """
 
 from __future__ import annotations
