@@ -260,7 +260,8 @@ def analyze(
             "MaximumLikelihoodEstimationModelContentOblivious), all raters, "
             "standard errors from the Fisher information, 95 % CI = estimate +- 1.96 se",
             "fitted_on": "all ratings",
-            **subject.to_dict(),
+            **{k: v for k, v in subject.to_dict().items() if k != "not_identifiable"},
+            "not_identifiable": [],  # filled below (can name many raters; JSON-ready)
             "conditions": [],  # filled below
             "raters": [],  # filled below
         },
@@ -291,6 +292,7 @@ def analyze(
     out["reliability"]["intra"] = _records(intra)
     out["reliability"]["screening"]["p913"]["per_rater"] = _records(p913)
     out["reliability"]["rater_status"] = _rater_status(statuses)
+    out["subject_model"]["not_identifiable"] = subject.not_identifiable
     out["subject_model"]["conditions"] = _records(subject.conditions)
     out["subject_model"]["raters"] = _records(subject.raters)
     report(1.0, "done")
