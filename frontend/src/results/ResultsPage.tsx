@@ -1,7 +1,8 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 
-import { getText, studyExportCsvPath, studyPath, useApiQuery } from '../api';
+import { apiKey, getText, studyExportCsvPath, studyPath, useApiQuery } from '../api';
 import type { StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { StudyNav, useStudyId } from '../console/ui';
@@ -22,8 +23,7 @@ import {
 import { parseCSVRecords } from './csv';
 import { gameNames, scenarioCodes, toTidyRatings } from './transforms';
 import type { TidyRating } from './transforms';
-import { listJobs, useAnalysis } from './useAnalysis';
-import type { Job } from './useAnalysis';
+import { useAnalysis, usePastJobs } from './useAnalysis';
 
 /** `/console/studies/:id/results` — the results explorer (lazy-loaded with Chart.js). */
 export default function ResultsPage() {
@@ -54,14 +54,7 @@ function Explorer({ study }: { study: StudyDetail }) {
 
   // Earlier versions: the finished analyses stored for them (the data of an old version
   // cannot be re-analysed on its own).
-  const [pastJobs, setPastJobs] = useState<Job[]>([]);
-  useEffect(() => {
-    const controller = new AbortController();
-    listJobs(study.id, controller.signal).then(setPastJobs, () => undefined);
-    return () => {
-      controller.abort();
-    };
-  }, [study.id]);
+  const pastJobs = usePastJobs(study.id);
   const versions = [...new Set([study.version, ...pastJobs.map((j) => j.study_version)])].sort((a, b) => b - a);
   const current = requestedVersion === study.version || !versions.includes(requestedVersion);
   const version = current ? study.version : requestedVersion;
@@ -80,22 +73,15 @@ function Explorer({ study }: { study: StudyDetail }) {
   }, [current, all.state, reliable.state, pastJobs, version]);
 
   // The tidy ratings (for the M1 × M2 pairs, which the analysis document does not keep).
-  const [ratings, setRatings] = useState<TidyRating[] | null>(null);
-  const [ratingsError, setRatingsError] = useState<string | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    getText(studyExportCsvPath(study.id), { signal: controller.signal }).then(
-      (text) => {
-        setRatings(toTidyRatings(parseCSVRecords(text)));
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted) setRatingsError(error instanceof Error ? error.message : String(error));
-      },
-    );
-    return () => {
-      controller.abort();
-    };
-  }, [study.id]);
+  const csv = useQuery({
+    queryKey: apiKey(studyExportCsvPath(study.id)),
+    queryFn: ({ signal }) => getText(studyExportCsvPath(study.id), { signal }),
+  });
+  const ratings = useMemo<TidyRating[] | null>(
+    () => (csv.data === undefined ? null : toTidyRatings(parseCSVRecords(csv.data))),
+    [csv.data],
+  );
+  const ratingsError = csv.error ? csv.error.message : null;
 
   const primary: AnalysisDoc | null = raters === 'reliable' ? docs.reliable : docs.all;
   const gameId = useId();

@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 
 import { analysisJobPath, analysisJobsPath, getJSON, sendJSON, studyAnalysisPath } from '../api';
 import type { AnalysisJob } from '../api';
+import { useApiQuery } from '../api';
 import type { AnalysisDoc } from './analysisTypes';
 
 export type Job = AnalysisJob<AnalysisDoc>;
@@ -15,55 +17,57 @@ export type AnalysisState =
 
 const POLL_MS = 1000;
 
+const finished = (job: Job | undefined): boolean => job?.state === 'succeeded' || job?.state === 'failed';
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /**
- * Starts (or re-uses: the backend caches per study version and input) the analysis of a
- * study and polls the job until it finishes. `run` is called by the page when it wants
- * results; `progress` (0..1) and `stage` drive the progress bar.
+ * Starts (or re-uses) the analysis of a study and polls the job until it finishes.
+ *
+ * The start is a query, not a mutation, because `POST .../analysis/` is idempotent: the
+ * backend answers with the cached job for the same study version and input, so asking again
+ * after a remount costs nothing and shows the newest data. Its key holds the inputs and a
+ * retry counter: new inputs, or `retry()`, start anew. The job is then polled by
+ * `refetchInterval` until it has succeeded or failed. `progress` (0..1) and `stage` of a
+ * running job drive the progress bar.
  */
 export function useAnalysis(studyId: number, reliableOnly: boolean, enabled: boolean) {
-  const [state, setState] = useState<AnalysisState>({ status: 'idle' });
   const [attempt, setAttempt] = useState(0);
   const retry = useCallback(() => {
     setAttempt((n) => n + 1);
   }, []);
 
-  useEffect(() => {
-    if (!enabled) return;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = (id: number) => {
-      getJSON<Job>(analysisJobPath(id), { signal: controller.signal }).then(follow, fail);
-    };
-    const follow = (job: Job) => {
-      if (controller.signal.aborted) return;
-      if (job.state === 'succeeded') setState({ status: 'done', job });
-      else if (job.state === 'failed') setState({ status: 'failed', message: job.error || 'the analysis failed', job });
-      else {
-        setState({ status: 'running', job });
-        timer = setTimeout(() => {
-          poll(job.id);
-        }, POLL_MS);
-      }
-    };
-    const fail = (error: unknown) => {
-      if (controller.signal.aborted) return;
-      setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
-    };
-    queueMicrotask(() => {
-      if (!controller.signal.aborted) setState({ status: 'starting' });
-    });
-    sendJSON<Job>('POST', studyAnalysisPath(studyId), { reliable_only: reliableOnly }, { signal: controller.signal }).then(follow, fail);
-    return () => {
-      controller.abort();
-      if (timer !== undefined) clearTimeout(timer);
-    };
-  }, [studyId, reliableOnly, enabled, attempt]);
+  const start = useQuery({
+    queryKey: ['analysis-start', studyId, reliableOnly, attempt],
+    queryFn: ({ signal }) =>
+      sendJSON<Job>('POST', studyAnalysisPath(studyId), { reliable_only: reliableOnly }, { signal }),
+    enabled,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const started = start.data;
+  const poll = useQuery({
+    queryKey: ['analysis-job', started?.id, attempt],
+    queryFn: ({ signal }) => getJSON<Job>(analysisJobPath(started?.id ?? 0), { signal }),
+    enabled: enabled && started !== undefined && !finished(started),
+    refetchInterval: (query) => (finished(query.state.data) ? false : POLL_MS),
+    gcTime: 0,
+  });
 
+  let state: AnalysisState;
+  const job = poll.data ?? started;
+  if (!enabled) state = { status: 'idle' };
+  else if (start.error) state = { status: 'failed', message: message(start.error) };
+  else if (poll.error) state = job ? { status: 'failed', message: message(poll.error), job } : { status: 'failed', message: message(poll.error) };
+  else if (job === undefined) state = { status: 'starting' };
+  else if (job.state === 'succeeded') state = { status: 'done', job };
+  else if (job.state === 'failed') state = { status: 'failed', message: job.error || 'the analysis failed', job };
+  else state = { status: 'running', job };
   return { state, retry };
 }
 
 /** Finished analyses of a study (any version), newest first — for the version filter. */
-export async function listJobs(studyId: number, signal?: AbortSignal): Promise<Job[]> {
-  const jobs = await getJSON<Job[]>(analysisJobsPath(), signal ? { signal } : undefined);
-  return jobs.filter((j) => j.study === studyId && j.state === 'succeeded').sort((a, b) => b.id - a.id);
+export function usePastJobs(studyId: number): Job[] {
+  const jobs = useApiQuery<Job[]>(analysisJobsPath());
+  return (jobs.data ?? []).filter((j) => j.study === studyId && j.state === 'succeeded').sort((a, b) => b.id - a.id);
 }
