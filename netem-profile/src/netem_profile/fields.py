@@ -77,7 +77,7 @@ DIRECTION_FIELDS: tuple[Field, ...] = (
     Field(
         "jitter_ms",
         "number",
-        "Delay variation (milliseconds); must not exceed delay_ms.",
+        "Delay variation (milliseconds); draws below zero add no delay.",
         "ms",
         0,
         60000,

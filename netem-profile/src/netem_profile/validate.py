@@ -5,9 +5,11 @@ Two passes, every problem reported at once with the JSON path of the offending f
 1. structure, from the field registry — the rules of :func:`netem_profile.json_schema`
    worded as a JSON Schema validator words them ("150 is greater than the maximum of
    100"), so a message does not depend on which side checked the document;
-2. the rules a schema cannot express, from how netem works (``tc-netem(8)``): jitter must
-   not exceed the delay, correlations need the value they correlate, one loss model per
-   direction, reordering needs a delay.
+2. the rules a schema cannot express, from how netem works (``tc-netem(8)``):
+   correlations need the value they correlate, one loss model per direction, reordering
+   needs a delay. Jitter may exceed the delay (e.g. 0 ms ± 10 ms, a common grid level):
+   netem then sends the packets whose draw falls below zero without delay, so the added
+   delay is the draw clipped at zero; docs/methods.md says so.
 """
 
 from __future__ import annotations
@@ -122,12 +124,6 @@ def _check_semantics(name: str, d: DirectionProfile, problems: Problems) -> None
     def err(fieldname: str, message: str) -> None:
         problems.append(([name, fieldname], f"{label}: {message}"))
 
-    if d.jitter_ms > d.delay_ms:
-        err(
-            "jitter_ms",
-            f"jitter_ms ({d.jitter_ms}) exceeds delay_ms ({d.delay_ms}); netem clamps "
-            "negative delays to zero, so the requested distribution cannot be produced",
-        )
     if d.delay_correlation_pct > 0 and d.jitter_ms == 0:
         err("delay_correlation_pct", "delay correlation needs jitter_ms > 0")
     if d.loss_correlation_pct > 0 and d.loss_pct == 0:
