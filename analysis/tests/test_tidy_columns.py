@@ -28,4 +28,21 @@ def test_the_package_still_exports_its_api_lazily() -> None:
 def test_design_re_exports_the_same_columns() -> None:
     assert design.REQUIRED_COLUMNS is tidy_columns.REQUIRED_COLUMNS
     assert tidy_columns.REQUIRED_COLUMNS[-1] == tidy_columns.RATING
-    assert len(set(tidy_columns.REQUIRED_COLUMNS)) == len(tidy_columns.REQUIRED_COLUMNS) == 10
+    # identity + rating; the impairment factors are any subset of the registry's columns
+    assert len(set(tidy_columns.REQUIRED_COLUMNS)) == len(tidy_columns.REQUIRED_COLUMNS) == 6
+    assert not any(tidy_columns.is_factor_column(c) for c in tidy_columns.REQUIRED_COLUMNS)
+
+
+def test_the_export_columns_hold_every_registry_factor_in_order() -> None:
+    factors = tidy_columns.FACTOR_COLUMNS
+    assert len(factors) == 30 and len(set(factors)) == 30
+    assert factors[:2] == ("ds_delay_ms", "us_delay_ms")
+    assert {"ds_jitter_ms", "us_jitter_distribution", "ds_ge_p_pct", "us_rate_kbit"} <= set(factors)
+    assert tidy_columns.TIDY_COLUMNS == (
+        *tidy_columns.IDENTITY_COLUMNS,
+        *factors,
+        tidy_columns.RATING,
+    )
+    # the table-4.1 columns keep the registry's relative order (delay before loss)
+    order = [factors.index(c) for c in tidy_columns.NETWORK_FACTORS]
+    assert order == sorted(order)

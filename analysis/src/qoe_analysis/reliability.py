@@ -2,14 +2,21 @@
 
 Following Hoßfeld et al. (as used in the dissertation, ch. 4.2.2):
 
-* **Scenario groups** are derived from the network conditions, not from scenario ids:
-  *delay_only* = no loss and the same delay in both directions (B, D1–D3), impairment
-  level = delay; *loss_only* = no delay and the same loss in both directions (B, L1, L2),
-  impairment level = loss; *all* = every scenario (inter-rater only).
+* **Scenario groups** are derived from the factors that vary, not from scenario ids: for
+  each numeric factor of the registry that varies (delay, jitter, loss, burst-loss
+  parameters, rate, …; not the correlation modifiers, which do nothing alone), the group
+  ``<factor>_only`` holds the scenarios where every *other* varying factor column is at
+  its baseline (:func:`qoe_analysis.study_factors.baseline_levels`, normally the neutral
+  value: 0 ms, 0 %) and the factor has the same value in each direction where it varies;
+  impairment level = that value. In table 4.1 this gives *delay_only* (B, D1–D3) and
+  *loss_only* (B, L1, L2). *all* = every scenario (inter-rater only).
 * **Intra-rater**: for each session and each factor group, Spearman ρ between the ratings
   and the impairment level (ties get average ranks). A rater's ρ is the unweighted mean of
   the defined per-(session, group) values; ρ is undefined when the ratings are constant.
-  The rater is reliable when |ρ| > cutoff (0.6 in the dissertation).
+  The rater is reliable when |ρ| > cutoff (0.6 in the dissertation), unreliable when
+  |ρ| ≤ cutoff, and *not assessable* when ρ is undefined: the design has no varying
+  group (a randomised-conditions design), the rater's sessions cover fewer than two
+  levels of every group, or their ratings are constant within every group.
 * **Inter-rater**: for each game (and all games pooled) and each group, every session's
   rating vector over the group's scenarios is ranked once; the Spearman ρ of two sessions
   is the dot product of their centred, unit-norm rank vectors. The mean over all pairs is
@@ -31,26 +38,23 @@ import numpy as np
 import pandas as pd
 from scipy import stats  # type: ignore[import-untyped]
 
-from qoe_analysis.design import (
-    DS_DELAY,
-    DS_LOSS,
-    GAME,
-    NETWORK_FACTORS,
-    RATER,
-    RATING,
-    SCENARIO,
-    SESSION,
-    US_DELAY,
-    US_LOSS,
+from qoe_analysis.design import GAME, RATER, RATING, SCENARIO, SESSION
+from qoe_analysis.study_factors import (
+    MODIFIER_KEYS,
+    baseline_levels,
+    factor_of,
+    varying_factor_columns,
 )
 from qoe_analysis.tabular import column_codes, group_codes
 
 __all__ = [
     "FACTOR_GROUPS",
     "ScenarioGroup",
+    "group_name",
     "grouped_pearson",
     "inter_rater_agreement",
     "intra_rater_reliability",
+    "no_group_reason",
     "p913_screening",
     "pairwise_spearman_summary",
     "scenario_groups",
@@ -60,7 +64,9 @@ __all__ = [
     "unit_rank_vectors",
 ]
 
+#: The groups of the reference design (table 4.1).
 FACTOR_GROUPS = ("delay_only", "loss_only")
+_UNIT_SUFFIXES = ("_ms", "_pct", "_kbit")
 _QUANTILES = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
 
 
@@ -76,26 +82,58 @@ class ScenarioGroup:
         return sorted(self.levels) if self.levels is not None else []
 
 
-def scenario_groups(df: pd.DataFrame) -> dict[str, ScenarioGroup]:
-    """The delay-only and loss-only groups implied by the network conditions of ``df``.
+def group_name(factor_key: str) -> str:
+    """``delay_ms`` → ``delay_only``, ``ge_p_pct`` → ``ge_p_only`` (unit suffix dropped)."""
+    for suffix in _UNIT_SUFFIXES:
+        if factor_key.endswith(suffix):
+            factor_key = factor_key[: -len(suffix)]
+            break
+    return f"{factor_key}_only"
 
-    A group is kept only when it has at least three scenarios with at least two distinct
-    impairment levels (otherwise a rank correlation says nothing).
+
+def scenario_groups(df: pd.DataFrame) -> dict[str, ScenarioGroup]:
+    """The one-factor-at-a-time groups implied by the factors that vary in ``df``.
+
+    See the module docstring for the rule. A group is kept only when it has at least
+    three scenarios with at least two distinct impairment levels (otherwise a rank
+    correlation says nothing). Groups follow the registry's order.
     """
-    cond = df.drop_duplicates(SCENARIO)[[SCENARIO, *NETWORK_FACTORS]]
-    no_loss = (cond[DS_LOSS] == 0) & (cond[US_LOSS] == 0)
-    no_delay = (cond[DS_DELAY] == 0) & (cond[US_DELAY] == 0)
-    delay_rows = cond[no_loss & (cond[DS_DELAY] == cond[US_DELAY])]
-    loss_rows = cond[no_delay & (cond[DS_LOSS] == cond[US_LOSS])]
+    varying = varying_factor_columns(df)
+    cond = df.drop_duplicates(SCENARIO)[[SCENARIO, *varying]]
+    base = baseline_levels(cond, varying)
+    at_base = {c: (cond[c].astype(object) == base[c]).to_numpy() for c in varying}
+    by_key: dict[str, list[str]] = {}
+    for column in varying:
+        _, factor = factor_of(column)
+        if factor.kind == "numeric" and factor.key not in MODIFIER_KEYS:
+            by_key.setdefault(factor.key, []).append(column)
     groups: dict[str, ScenarioGroup] = {}
-    for name, rows, column in (
-        ("delay_only", delay_rows, DS_DELAY),
-        ("loss_only", loss_rows, DS_LOSS),
-    ):
-        levels = dict(zip(rows[SCENARIO].astype(str), rows[column].astype(float), strict=True))
+    for key, own in by_key.items():
+        others = [c for c in varying if c not in own]
+        mask = np.ones(len(cond), dtype=bool)
+        for column in others:
+            mask &= at_base[column]
+        values = cond[own].to_numpy(dtype=np.float64)
+        mask &= (values == values[:, :1]).all(axis=1)
+        rows = cond[mask]
+        levels = dict(zip(rows[SCENARIO].astype(str), rows[own[0]].astype(float), strict=True))
         if len(levels) >= 3 and len(set(levels.values())) >= 2:
+            name = group_name(key)
             groups[name] = ScenarioGroup(name, levels)
     return groups
+
+
+def no_group_reason(df: pd.DataFrame) -> str:
+    """Plain words: why a design has no one-factor-at-a-time group (see scenario_groups)."""
+    varying = varying_factor_columns(df)
+    if not varying:
+        return "no impairment factor varies in the data"
+    names = ", ".join(varying)
+    return (
+        "the design has no one-factor-at-a-time group: no factor (of "
+        f"{names}) is varied alone over >= 3 scenarios with >= 2 levels while the other "
+        "factors stay at their baseline (e.g. baseline + 2 delay-only levels)"
+    )
 
 
 def grouped_pearson(
@@ -136,17 +174,20 @@ def intra_rater_reliability(
 ) -> pd.DataFrame:
     """Per rater: mean Spearman ρ between ratings and impairment level (see module doc).
 
-    Returns columns ``rater_id, rho, rho_delay_only, rho_loss_only, n_correlations,
-    reliable, status, reason`` (one row per rater, sorted by rater_id); status is
-    ``reliable`` / ``unreliable`` / ``not_assessable`` (ρ undefined).
+    Returns columns ``rater_id, rho, rho_<group>`` (one per group of ``groups``, e.g.
+    ``rho_delay_only, rho_loss_only``), ``n_correlations, reliable, status, reason`` (one
+    row per rater, sorted by rater_id); status is ``reliable`` / ``unreliable`` /
+    ``not_assessable`` (ρ undefined; the reason says why).
     """
     session_code, sessions = _session_codes(df)
     n_sessions = len(sessions)
+    names = [n for n, g in groups.items() if g.levels]
     per_group: dict[str, np.ndarray[Any, Any]] = {}
-    for name in FACTOR_GROUPS:
-        group = groups.get(name)
+    covered = np.zeros(n_sessions, dtype=bool)  # a session saw >= 2 levels of some group
+    for name in names:
+        group = groups[name]
         rho = np.full(n_sessions, np.nan)
-        if group is not None and group.levels:
+        if group.levels:
             scen_codes, scen_names = column_codes(df[SCENARIO])
             level_of = np.array([group.levels.get(str(n), np.nan) for n in scen_names])
             level_all = level_of[scen_codes]
@@ -158,25 +199,31 @@ def intra_rater_reliability(
             rank_level = pd.Series(level).groupby(keys).rank(method="average").to_numpy()
             rank_rating = pd.Series(rating).groupby(keys).rank(method="average").to_numpy()
             rho = grouped_pearson(sub_codes, rank_level, rank_rating, n_sessions)
+            lo = np.full(n_sessions, np.inf)
+            hi = np.full(n_sessions, -np.inf)
+            np.minimum.at(lo, sub_codes, level)
+            np.maximum.at(hi, sub_codes, level)
+            covered |= hi > lo
         per_group[name] = rho
-    table = pd.DataFrame({RATER: sessions[RATER].astype(str).to_numpy()})
-    for name in FACTOR_GROUPS:
+    table = pd.DataFrame({RATER: sessions[RATER].astype(str).to_numpy(), "_covered": covered})
+    for name in names:
         table[f"rho_{name}"] = per_group[name]
     agg = table.groupby(RATER, sort=True).agg(
-        **{f"rho_{name}": (f"rho_{name}", "mean") for name in FACTOR_GROUPS},
-        **{f"n_{name}": (f"rho_{name}", "count") for name in FACTOR_GROUPS},
+        _covered=("_covered", "any"),
+        **{f"rho_{name}": (f"rho_{name}", "mean") for name in names},
+        **{f"n_{name}": (f"rho_{name}", "count") for name in names},
     )
     sums = sum(
-        (agg[f"rho_{n}"].fillna(0.0) * agg[f"n_{n}"] for n in FACTOR_GROUPS),
+        (agg[f"rho_{n}"].fillna(0.0) * agg[f"n_{n}"] for n in names),
         start=pd.Series(0.0, index=agg.index),
     )
-    counts = sum((agg[f"n_{n}"] for n in FACTOR_GROUPS), start=pd.Series(0, index=agg.index))
+    counts = sum((agg[f"n_{n}"] for n in names), start=pd.Series(0, index=agg.index))
     rho_all = (sums / counts.where(counts > 0)).astype(np.float64)
     out = pd.DataFrame(
         {
             RATER: agg.index.astype(str),
             "rho": rho_all.to_numpy(),
-            **{f"rho_{n}": agg[f"rho_{n}"].to_numpy() for n in FACTOR_GROUPS},
+            **{f"rho_{n}": agg[f"rho_{n}"].to_numpy() for n in names},
             "n_correlations": counts.to_numpy().astype(np.int64),
         }
     )
@@ -187,11 +234,22 @@ def intra_rater_reliability(
     out["status"] = np.where(
         undefined, "not_assessable", np.where(out["reliable"], "reliable", "unreliable")
     )
+    no_groups = (
+        "no varying scenario group in this design (no factor is varied alone over >= 3 "
+        "scenarios), so Spearman rho cannot be computed"
+    )
+    uncovered = (
+        "this rater's sessions cover fewer than two levels of every scenario group "
+        f"({', '.join(names)}), so Spearman rho cannot be computed"
+    )
+    constant = "Spearman rho undefined: constant ratings in every scenario group"
     out["reason"] = [
-        "Spearman rho undefined: constant ratings in every factor group (or no group)"
+        (no_groups if not names else constant if cov else uncovered)
         if undef
         else f"|rho| = {abs(rho):.3f} {'>' if ok else '<='} {cutoff:g}"
-        for undef, rho, ok in zip(undefined, out["rho"], out["reliable"], strict=True)
+        for undef, cov, rho, ok in zip(
+            undefined, agg["_covered"].to_numpy(), out["rho"], out["reliable"], strict=True
+        )
     ]
     return out
 

@@ -17,34 +17,33 @@ import pandas as pd
 
 from qoe_analysis import __version__
 from qoe_analysis.conditions import ALL_GAMES, condition_table
-from qoe_analysis.design import (
-    GAME,
-    NETWORK_FACTORS,
-    PACE,
-    RATER,
-    RATING,
-    REQUIRED_COLUMNS,
-    SCENARIO,
-    SESSION,
-)
+from qoe_analysis.design import GAME, PACE, RATER, RATING, REQUIRED_COLUMNS, SCENARIO, SESSION
 from qoe_analysis.information_gain import rapidminer_weights, weka_weights
 from qoe_analysis.p913 import R1_THRESHOLD, R2_THRESHOLD, p913_iterated_screening
 from qoe_analysis.reliability import (
     inter_rater_agreement,
     intra_rater_reliability,
+    no_group_reason,
     scenario_groups,
     straight_lining,
     straight_lining_status,
 )
+from qoe_analysis.report_notes import NoReliableRatersError, no_reliable_message, pilot_notes
 from qoe_analysis.sos_hypothesis import fit_sos_parameter
+from qoe_analysis.study_factors import (
+    constant_factors,
+    factor_columns_in,
+    factor_info,
+    varying_factor_columns,
+)
 from qoe_analysis.subject_model import fit_subject_model
 from qoe_analysis.tabular import group_codes
 from qoe_analysis.thresholds import kpi_thresholds
 from qoe_analysis.tree import fit_rep_tree, predict
 from qoe_analysis.tree_rules import tree_rules, tree_to_dict
-from qoe_analysis.validation import RatingsValidationError, validate_ratings
+from qoe_analysis.validation import validate_ratings
 
-__all__ = ["analyze", "factor_frame", "json_ready"]
+__all__ = ["NoReliableRatersError", "analyze", "factor_frame", "json_ready"]
 
 Progress = Callable[[float, str], None]
 P913_THRESHOLD = R1_THRESHOLD
@@ -100,10 +99,12 @@ def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
 
 
 def factor_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """The factors: four network factors, game pace, game (unless it only restates the
-    pace), and every extra per-rater/per-session column."""
-    extra = [c for c in table.columns if c not in REQUIRED_COLUMNS]
-    columns = [*NETWORK_FACTORS, PACE]
+    """The factors: every impairment factor column that varies (registry order; constant
+    ones carry no information and are left out), game pace, game (unless it only restates
+    the pace), and every extra per-rater/per-session column."""
+    present = set(factor_columns_in(table.columns))
+    extra = [c for c in table.columns if c not in REQUIRED_COLUMNS and c not in present]
+    columns = [*varying_factor_columns(table), PACE]
     if table[GAME].nunique() > table[PACE].nunique():
         columns.append(GAME)
     return table[[*columns, *extra]]
@@ -143,6 +144,8 @@ def analyze(
         raise ValueError("acceptable_from must lie in 1..5")
     report(0.0, "validating")
     table = validate_ratings(df)
+    present = factor_columns_in(table.columns)
+    varying = varying_factor_columns(table)
     report(0.1, "reliability")
     groups = scenario_groups(table)
     intra = intra_rater_reliability(table, groups, cutoff=reliability_cutoff)
@@ -163,13 +166,14 @@ def analyze(
     conds_reliable = condition_table(table[reliable_mask]) if reliable_mask.any() else None
     analysed = table[reliable_mask] if reliable_only else table
     if len(analysed) == 0:
-        raise RatingsValidationError(
-            "no rater passes the intra-rater reliability rule, so reliable_only leaves no data",
-            column=RATER,
+        raise NoReliableRatersError(
+            no_reliable_message(
+                intra, reliability_cutoff, None if groups else no_group_reason(table)
+            )
         )
     conds = conds_reliable if reliable_only else conds_all
     assert conds is not None
-    network = table.drop_duplicates(SCENARIO).set_index(SCENARIO)[list(NETWORK_FACTORS)]
+    network = table.drop_duplicates(SCENARIO).set_index(SCENARIO)[present]
     cond_out = conds.join(network, on=SCENARIO)
     counts = cond_out[[f"n_{k}" for k in range(1, 6)]].to_numpy()
     distributions = [{str(k + 1): int(c) for k, c in enumerate(row)} for row in counts]
@@ -197,7 +201,10 @@ def analyze(
     accuracy = float((predict(root, profiles[1])[profiles[0]] == y).mean())
 
     report(0.85, "thresholds")
-    thresholds = kpi_thresholds(factors, y, root, acceptable_from, profiles=profiles)
+    impairments = [c for c in varying if c in factors.columns]
+    thresholds = kpi_thresholds(
+        factors, y, root, acceptable_from, profiles=profiles, impairments=impairments
+    )
 
     report(0.95, "assembling")
     doc: dict[str, Any] = {
@@ -215,6 +222,9 @@ def analyze(
                 str(g): str(p) for g, p in table.drop_duplicates(GAME)[[GAME, PACE]].to_numpy()
             },
             "factors": list(factors.columns),
+            "network_factors": varying,
+            "constant_factors": constant_factors(table),
+            "factor_info": factor_info(present),
         },
         "conditions": _records(cond_out),
         "sos_hypothesis": {
@@ -287,6 +297,7 @@ def analyze(
             "rules": tree_rules(root),
         },
         "thresholds": thresholds,
+        "notes": pilot_notes(table, groups, subject, thresholds, varying, sos_used.get("a")),
     }
     out: dict[str, Any] = json_ready(doc)
     out["reliability"]["intra"] = _records(intra)

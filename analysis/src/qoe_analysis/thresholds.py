@@ -1,8 +1,15 @@
-"""KPI thresholds: the largest delay and loss per pace class and direction that stay acceptable.
+"""KPI thresholds: the largest delay, jitter and loss per pace class and direction that stay
+acceptable.
 
-"Acceptable" means P(rating ≥ acceptable_from) ≥ ½ with every other network factor at 0.
-Directions: *downstream* (server→client), *upstream* (client→server) and *both* (the same
-value on both, as in the symmetric scenarios). Two estimates per (pace, direction, factor):
+The KPI factors are those of the registry with a ``kpi`` (delay_ms → ``max_delay_ms``,
+jitter_ms → ``max_jitter_ms``, loss_pct → ``max_loss_pct``); a threshold is computed for
+each one that varies in the study, per direction where it varies
+(:func:`qoe_analysis.study_factors.kpi_columns`). "Acceptable" means
+P(rating ≥ acceptable_from) ≥ ½ with every other factor at its baseline level
+(:func:`qoe_analysis.study_factors.baseline_levels`: the neutral value, 0 for delay and
+loss, when tested). Directions: *downstream* (server→client), *upstream*
+(client→server) and *both* (the same value on every direction where the factor varies,
+as in the symmetric scenarios). Two estimates per (pace, direction, factor):
 
 * **tree**: P(acceptable | v) is the leaf P(acceptable) of the REP tree averaged over the
   observed rater/session profiles of that pace class (weighted by their rating counts). It
@@ -11,7 +18,9 @@ value on both, as in the symmetric scenarios). Two estimates per (pace, directio
   split point where P drops below ½. It is therefore only located to within the bracket of
   tested levels around it.
 * **logistic**: θ = −β₀/βⱼ (or the sum of both directions' slopes for "both") from a
-  per-pace logistic model with a Fieller 95 % CI (:mod:`qoe_analysis.logistic_model`).
+  per-pace logistic model on the numeric varying factors, centred at their baseline, with
+  a Fieller 95 % CI (:mod:`qoe_analysis.logistic_model`); the threshold is the baseline
+  plus θ.
   The estimate and its CI are clipped to the factor's physical range (delay ≥ 0, loss in
   [0, 100] %; raw values under ``logistic_raw`` / ``ci95_raw``), and
   ``logistic_extrapolated`` marks an estimate or CI end outside the tested levels.
@@ -34,6 +43,7 @@ import pandas as pd
 
 from qoe_analysis.design import DS_DELAY, DS_LOSS, NETWORK_FACTORS, PACE, US_DELAY, US_LOSS
 from qoe_analysis.logistic_model import LogisticFit, fit_logistic, linear_threshold
+from qoe_analysis.study_factors import baseline_levels, factor_of, kpi_columns
 from qoe_analysis.tabular import group_codes
 from qoe_analysis.tree import TreeNode, predict_proba
 
@@ -46,16 +56,17 @@ __all__ = [
     "tree_threshold",
 ]
 
-# direction -> (delay columns, loss columns) that take the value v.
+# The reference design's (table 4.1) direction -> (delay columns, loss columns).
 DIRECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "downstream": ((DS_DELAY,), (DS_LOSS,)),
     "upstream": ((US_DELAY,), (US_LOSS,)),
     "both": ((DS_DELAY, US_DELAY), (DS_LOSS, US_LOSS)),
 }
-_UNIT = {"max_delay_ms": "ms", "max_loss_pct": "%"}
-# The factor's physical range: a delay is never negative, a loss is a percentage.
+_UNIT = {"max_delay_ms": "ms", "max_jitter_ms": "ms", "max_loss_pct": "%"}
+# The factor's physical range: a delay or jitter is never negative, a loss is a percentage.
 PHYSICAL_RANGE: dict[str, tuple[float, float]] = {
     "max_delay_ms": (0.0, float("inf")),
+    "max_jitter_ms": (0.0, float("inf")),
     "max_loss_pct": (0.0, 100.0),
 }
 
@@ -108,21 +119,29 @@ def tree_threshold(
     profile_weights: np.ndarray[Any, Any],
     columns: tuple[str, ...],
     tested: np.ndarray[Any, Any],
+    baseline: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Largest acceptable value along ``columns`` (others 0) according to the tree.
+    """Largest acceptable value along ``columns`` (others at baseline) according to the tree.
 
-    ``profiles`` holds one row per observed non-network profile (all factor columns; the
-    network columns are overwritten). Returns value (a split point or None), the bracket of
-    tested levels around it and a status.
+    ``profiles`` holds one row per observed non-impairment profile (all factor columns;
+    the impairment columns are overwritten). ``baseline`` maps every impairment column of
+    the tree to its baseline level; by default the four table-4.1 columns at 0. The search
+    starts at the baseline of ``columns[0]``. Returns value (a split point or None), the
+    bracket of tested levels around it and a status.
     """
-    splits = sorted(_tree_splits(root, columns))
-    grid = sorted({0.0, *splits, *(np.nextafter(s, np.inf) for s in splits)})
+    if baseline is None:
+        baseline = {c: 0.0 for c in NETWORK_FACTORS if c in profiles.columns}
+    start = float(baseline.get(columns[0], 0.0))
+    splits = sorted(s for s in _tree_splits(root, columns) if s >= start)
+    grid = sorted({start, *splits, *(np.nextafter(s, np.inf) for s in splits)})
     w = np.asarray(profile_weights, dtype=np.float64)
     p_acc = []
     for v in grid:
         query = profiles.copy()
-        for column in NETWORK_FACTORS:
-            query[column] = v if column in columns else 0.0
+        for column, level in baseline.items():
+            query[column] = v if column in columns else level
+        for column in columns:
+            query[column] = v
         p_acc.append(float(np.average(predict_proba(root, query), weights=w)))
     tested = np.sort(np.unique(np.asarray(tested, dtype=np.float64)))
     result: dict[str, Any] = {
@@ -150,38 +169,63 @@ def tree_threshold(
 
 
 def logistic_models(
-    conditions: pd.DataFrame, successes: np.ndarray[Any, Any], trials: np.ndarray[Any, Any]
+    conditions: pd.DataFrame,
+    successes: np.ndarray[Any, Any],
+    trials: np.ndarray[Any, Any],
+    columns: tuple[str, ...] = NETWORK_FACTORS,
+    baseline: dict[str, Any] | None = None,
 ) -> dict[str, LogisticFit]:
     """One logistic model per pace class and one over all ratings ("all").
 
     ``conditions`` has one row per distinct factor profile (columns game_pace and the
-    network factors at least) with its acceptable count and total count.
+    numeric impairment ``columns`` at least) with its acceptable count and total count.
+    The predictors are ``columns`` minus their ``baseline`` level (default 0).
     """
     fits: dict[str, LogisticFit] = {}
-    frame = conditions[[PACE, *NETWORK_FACTORS]].copy()
+    frame = conditions[[PACE, *columns]].copy()
     frame[PACE] = frame[PACE].astype(str)
     frame["_k"] = np.asarray(successes, dtype=np.float64)
     frame["_n"] = np.asarray(trials, dtype=np.float64)
+    shift = np.array([float((baseline or {}).get(c, 0.0)) for c in columns])
     for pace in [*sorted(frame[PACE].unique()), "all"]:
         sub = frame if pace == "all" else frame[frame[PACE] == pace]
-        grouped = sub.groupby(list(NETWORK_FACTORS), sort=True)[["_k", "_n"]].sum()
-        x = np.array(grouped.index.to_list(), dtype=np.float64).reshape(-1, len(NETWORK_FACTORS))
+        grouped = sub.groupby(list(columns), sort=True)[["_k", "_n"]].sum()
+        x = np.array(grouped.index.to_list(), dtype=np.float64).reshape(-1, len(columns))
+        if (
+            shift.any()
+        ):  # centring at 0 would change nothing, so the reference design's x stays bit-identical
+            x = x - shift
         fits[str(pace)] = fit_logistic(
-            x, grouped["_k"].to_numpy(), grouped["_n"].to_numpy(), NETWORK_FACTORS
+            x, grouped["_k"].to_numpy(), grouped["_n"].to_numpy(), columns
         )
     return fits
 
 
-def _varied_alone(rows: pd.DataFrame, columns: tuple[str, ...]) -> bool:
-    """Whether some tested condition has these columns > 0 (equal) and the others at 0."""
-    others = [c for c in NETWORK_FACTORS if c not in columns]
+def _varied_alone(rows: pd.DataFrame, columns: tuple[str, ...], baseline: dict[str, Any]) -> bool:
+    """Whether some tested condition has these columns above their baseline (all equal)
+    and every other impairment column at its baseline."""
+    others = [c for c in baseline if c not in columns]
     values = rows[list(columns)].to_numpy(dtype=np.float64)
+    at_base = np.ones(len(rows), dtype=bool)
+    for column in others:
+        at_base &= (rows[column].astype(object) == baseline[column]).to_numpy()
     alone = (
-        (rows[others].to_numpy(dtype=np.float64) == 0).all(axis=1)
-        & (values[:, 0] > 0)
+        at_base
+        & (values[:, 0] > float(baseline[columns[0]]))
         & (values == values[:, :1]).all(axis=1)
     )
     return bool(alone.any())
+
+
+def _shift_logistic(logistic: dict[str, Any], start: float) -> dict[str, Any]:
+    """The logistic threshold on the factor's scale: baseline + θ (θ from the centred fit)."""
+    if start == 0.0:
+        return logistic
+    out = dict(logistic)
+    for key in ("value", "ci95_low", "ci95_high"):
+        if out.get(key) is not None:
+            out[key] = float(out[key]) + start
+    return out
 
 
 def _note(
@@ -249,37 +293,48 @@ def kpi_thresholds(
     root: TreeNode,
     acceptable_from: int,
     profiles: tuple[np.ndarray[Any, Any], pd.DataFrame] | None = None,
+    impairments: list[str] | None = None,
 ) -> dict[str, Any]:
-    """Thresholds per pace class (and "all") × direction × {max_delay_ms, max_loss_pct}.
+    """Thresholds per pace class (and "all") × direction × KPI (see module docstring).
 
-    ``profiles`` may pass precomputed ``group_codes(factors, factors.columns)``.
+    ``impairments`` lists the varying impairment factor columns of ``factors`` (default:
+    the table-4.1 columns); thresholds are given for their KPI factors only. ``profiles``
+    may pass precomputed ``group_codes(factors, factors.columns)``.
     """
+    impairments = list(NETWORK_FACTORS) if impairments is None else list(impairments)
     codes, profiles_all = (
         profiles if profiles is not None else group_codes(factors, list(factors.columns))
     )
+    baseline = baseline_levels(profiles_all, impairments)
+    numeric = tuple(c for c in impairments if factor_of(c)[1].kind == "numeric")
+    kpis = kpi_columns(impairments)
     trials = np.bincount(codes).astype(np.float64)
     successes = np.bincount(codes, weights=np.asarray(y, dtype=np.float64))
-    fits = logistic_models(profiles_all, successes, trials)
+    fits = logistic_models(profiles_all, successes, trials, numeric, baseline) if kpis else {}
     pace_of = profiles_all[PACE].astype(str).to_numpy()
-    profile_cols = [c for c in factors.columns if c not in NETWORK_FACTORS]
+    profile_cols = [c for c in factors.columns if c not in impairments]
     by_pace: dict[str, Any] = {}
     for pace, fit in fits.items():
         mask = np.ones(len(profiles_all), bool) if pace == "all" else pace_of == pace
         rows = profiles_all[mask]
         p_codes, rater_profiles = group_codes(rows, profile_cols)
         weights = np.bincount(p_codes, weights=trials[mask])
-        for column in NETWORK_FACTORS:
-            rater_profiles[column] = 0.0
+        for column in impairments:
+            rater_profiles[column] = baseline[column]
         rater_profiles = rater_profiles[list(factors.columns)]
         per_direction: dict[str, Any] = {}
-        for direction, (delay_cols, loss_cols) in DIRECTIONS.items():
+        for direction in ("downstream", "upstream", "both"):
             entry: dict[str, Any] = {}
-            for key, cols in (("max_delay_ms", delay_cols), ("max_loss_pct", loss_cols)):
+            for key, by_direction in kpis.items():
+                cols = by_direction.get(direction)
+                if cols is None:
+                    continue
+                start = float(baseline[cols[0]])
                 tested = np.unique(rows[list(cols)].to_numpy(dtype=np.float64))
-                tree = tree_threshold(root, rater_profiles, weights, cols, tested)
-                vector = np.array([1.0 if c in cols else 0.0 for c in NETWORK_FACTORS])
-                logistic = linear_threshold(fit, vector)
-                alone = _varied_alone(rows, cols)
+                tree = tree_threshold(root, rater_profiles, weights, cols, tested, baseline)
+                vector = np.array([1.0 if c in cols else 0.0 for c in numeric])
+                logistic = _shift_logistic(linear_threshold(fit, vector), start)
+                alone = _varied_alone(rows, cols, baseline)
                 entry[key] = {
                     "tree": tree["value"],
                     "tree_tested_bracket": tree["tested_bracket"],
@@ -290,16 +345,24 @@ def kpi_thresholds(
                     "varied_alone_in_design": alone,
                     "resolution_note": _note(key, tree, logistic, tested, alone),
                 }
-            per_direction[direction] = entry
+            if entry:
+                per_direction[direction] = entry
         by_pace[pace] = {**per_direction, "logistic_model": fit.to_dict()}
+    at_zero = all(v == 0.0 for v in baseline.values())
+    held = (
+        "all other network factors at 0"
+        if at_zero
+        else "all other factors at their baseline level (thresholds.baseline)"
+    )
     return {
         "acceptable_from": acceptable_from,
-        "criterion": f"P(rating >= {acceptable_from}) >= 0.5 with all other network factors at 0",
+        "criterion": f"P(rating >= {acceptable_from}) >= 0.5 with {held}",
         "rule": f"share of ratings >= {acceptable_from} is >= 50 %",
         "directions": {
             "downstream": "server->client",
             "upstream": "client->server",
             "both": "same value on both directions",
         },
+        "baseline": baseline,
         "by_pace": by_pace,
     }

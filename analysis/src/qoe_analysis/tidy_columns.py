@@ -1,8 +1,13 @@
-"""The tidy ratings CSV's required columns: the contract between QoE Lab's export and the analysis.
+"""The tidy ratings CSV's columns: the contract between QoE Lab's export and the analysis.
 
-One row per rating. Delay is one-way per direction in ms, loss in percent; ``ds_`` is
-downstream (server→client), ``us_`` upstream (client→server). Any further column is a
-per-rater or per-session factor.
+One row per rating: who rated (``rater_id``, ``session_id``), what (``game``,
+``game_pace``, ``scenario``), under which impairment and the ``rating``. The impairment
+columns come from the factor registry (:mod:`netem_profile.factors`): one column
+``<ds|us>_<factor>`` per factor and direction with the unit in the name (``ds_delay_ms``,
+``us_ge_p_pct``); ``ds_`` is downstream (server→client), ``us_`` upstream (client→server).
+The export writes every factor column (:data:`TIDY_COLUMNS`); a table to analyse needs the
+identity columns, the rating and at least one factor column (:data:`REQUIRED_COLUMNS`).
+Any other column is a per-rater or per-session factor.
 
 Standard library only and imported by the backend at start-up: importing this module must
 not pull in pandas or SciPy (a test checks it).
@@ -11,6 +16,27 @@ not pull in pandas or SciPy (a test checks it).
 from __future__ import annotations
 
 from typing import Final
+
+from netem_profile.factors import factor_columns, parse_column
+
+__all__ = [
+    "DS_DELAY",
+    "DS_LOSS",
+    "FACTOR_COLUMNS",
+    "GAME",
+    "IDENTITY_COLUMNS",
+    "NETWORK_FACTORS",
+    "PACE",
+    "RATER",
+    "RATING",
+    "REQUIRED_COLUMNS",
+    "SCENARIO",
+    "SESSION",
+    "TIDY_COLUMNS",
+    "US_DELAY",
+    "US_LOSS",
+    "is_factor_column",
+]
 
 RATER: Final = "rater_id"
 SESSION: Final = "session_id"
@@ -23,13 +49,17 @@ DS_LOSS: Final = "ds_loss_pct"
 US_LOSS: Final = "us_loss_pct"
 RATING: Final = "rating"
 
+#: The four factors of the reference study (dissertation, table 4.1).
 NETWORK_FACTORS: Final[tuple[str, ...]] = (DS_DELAY, US_DELAY, DS_LOSS, US_LOSS)
-REQUIRED_COLUMNS: Final[tuple[str, ...]] = (
-    RATER,
-    SESSION,
-    GAME,
-    PACE,
-    SCENARIO,
-    *NETWORK_FACTORS,
-    RATING,
-)
+IDENTITY_COLUMNS: Final[tuple[str, ...]] = (RATER, SESSION, GAME, PACE, SCENARIO)
+#: Every impairment factor column, per factor downstream then upstream.
+FACTOR_COLUMNS: Final[tuple[str, ...]] = factor_columns()
+#: What the export writes, in this order (then per-rater/per-session columns).
+TIDY_COLUMNS: Final[tuple[str, ...]] = (*IDENTITY_COLUMNS, *FACTOR_COLUMNS, RATING)
+#: What a table to analyse or import must have, besides at least one factor column.
+REQUIRED_COLUMNS: Final[tuple[str, ...]] = (*IDENTITY_COLUMNS, RATING)
+
+
+def is_factor_column(column: str) -> bool:
+    """True for an impairment factor column of the registry (``ds_jitter_ms``…)."""
+    return parse_column(column) is not None

@@ -1,7 +1,9 @@
 """Loading and validating the tidy ratings table.
 
-One row per rating with the columns of :data:`qoe_analysis.design.REQUIRED_COLUMNS`; any
-further column is a per-rater or per-session factor. Validation is all-or-nothing: the first
+One row per rating with the columns of :data:`qoe_analysis.tidy_columns.REQUIRED_COLUMNS`
+and at least one impairment factor column of the registry (:mod:`netem_profile.factors`:
+``ds_delay_ms``, ``us_jitter_ms``, ``ds_ge_p_pct``…; any subset); any further column is a
+per-rater or per-session factor. Validation is all-or-nothing: the first
 problem found raises :class:`RatingsValidationError` naming the column and the CSV line
 (1-based, the header is line 1), and no result is computed from a table that failed.
 """
@@ -19,10 +21,7 @@ import pandas as pd
 from qoe_analysis.design import (
     ACR_MAX,
     ACR_MIN,
-    DS_DELAY,
-    DS_LOSS,
     GAME,
-    NETWORK_FACTORS,
     PACE,
     PACE_CLASSES,
     RATER,
@@ -30,9 +29,8 @@ from qoe_analysis.design import (
     REQUIRED_COLUMNS,
     SCENARIO,
     SESSION,
-    US_DELAY,
-    US_LOSS,
 )
+from qoe_analysis.study_factors import factor_columns_in, factor_of
 from qoe_analysis.tabular import column_codes, group_codes
 
 __all__ = ["RatingsValidationError", "load_ratings", "validate_ratings"]
@@ -131,6 +129,8 @@ def _text_column(series: pd.Series, column: str, first_line: int | None) -> pd.C
     """Text factor as a Categorical with sorted str categories; missing/blank rejected."""
     cat = series.array if isinstance(series.dtype, pd.CategoricalDtype) else pd.Categorical(series)
     assert isinstance(cat, pd.Categorical)
+    # a category without rows (a study's game nobody has rated yet) is no level of the data
+    cat = cat.remove_unused_categories()
     codes = np.asarray(cat.codes, dtype=np.int64)
     _fail_at(codes < 0, column, first_line, lambda pos: "missing value")
     names = np.array([str(c) for c in cat.categories], dtype=object)
@@ -144,8 +144,10 @@ def _text_column(series: pd.Series, column: str, first_line: int | None) -> pd.C
 def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.DataFrame:
     """Check the ratings table and return a copy with canonical dtypes.
 
-    Rules: all required columns present; no missing values (required or factor columns);
-    network factors numeric with delay ≥ 0 ms and 0 ≤ loss ≤ 100 %; rating an integer on
+    Rules: all required columns present and at least one factor column of the registry;
+    no missing values (required or factor columns); numeric factors finite and within
+    the registry's limits (the agent's: delay ≥ 0 ms, 0 ≤ loss ≤ 100 %…), nominal ones
+    (``jitter_distribution``) one of the registry's choices; rating an integer on
     the ACR scale 1–5 (ITU-T P.800); ``game_pace`` one of fast/medium/slow; no duplicated
     (rater_id, session_id, scenario) row; every scenario has one network condition, every
     session one rater and one game, every game one pace class.
@@ -173,18 +175,28 @@ def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.D
             column=sorted(duplicated_names)[0],
             line=header_line,
         )
+    factor_columns = factor_columns_in(columns)
+    if not factor_columns:
+        raise RatingsValidationError(
+            "the table has no impairment factor column; it needs at least one column of the "
+            "factor registry (netem_profile.factors: ds_/us_ + factor key, e.g. ds_delay_ms, "
+            "us_loss_pct, ds_jitter_ms)",
+            line=header_line,
+        )
     if len(df) == 0:
         raise RatingsValidationError("the table contains no ratings", line=first_line)
 
     out: dict[str, Any] = {}
+    nominal = {c for c in factor_columns if factor_of(c)[1].kind == "nominal"}
+    numeric_factors = [c for c in factor_columns if c not in nominal]
     extra = [c for c in columns if c not in REQUIRED_COLUMNS]
     for column in [*REQUIRED_COLUMNS, *extra]:
         series = df[column]
-        numeric = column in NETWORK_FACTORS or column == RATING
+        numeric = column in numeric_factors or column == RATING
         is_number = pd.api.types.is_numeric_dtype(series.dtype) and not (
             pd.api.types.is_bool_dtype(series.dtype)
         )
-        if numeric or (column not in _TEXT_COLUMNS and is_number):
+        if numeric or (column not in _TEXT_COLUMNS and column not in nominal and is_number):
             _fail_at(series.isna().to_numpy(), column, first_line, lambda pos: "missing value")
             out[column] = (
                 _numeric_column(series, column, first_line)
@@ -200,22 +212,10 @@ def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.D
         first_line,
         lambda pos: f"rating {rating[pos]:g} is not an integer on the ACR scale 1-5",
     )
-    for column in (DS_DELAY, US_DELAY):
-        values = out[column]
-        _fail_at(
-            ~np.isfinite(values) | (values < 0),
-            column,
-            first_line,
-            lambda pos, v=values: f"delay {v[pos]:g} ms must be finite and >= 0",
-        )
-    for column in (DS_LOSS, US_LOSS):
-        values = out[column]
-        _fail_at(
-            ~np.isfinite(values) | (values < 0) | (values > 100),
-            column,
-            first_line,
-            lambda pos, v=values: f"loss {v[pos]:g} % must lie in [0, 100]",
-        )
+    for column in numeric_factors:
+        _check_range(out[column], column, first_line)
+    for column in nominal:
+        _check_choice(out[column], column, first_line)
     pace = out[PACE]
     _fail_at(
         ~np.isin(pace.categories, PACE_CLASSES)[pace.codes],
@@ -227,11 +227,45 @@ def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.D
     table = pd.DataFrame(out)
     table[RATING] = table[RATING].astype(np.int64)
     _check_duplicates(table, first_line)
-    _check_functional(table, [SCENARIO], list(NETWORK_FACTORS), first_line)
+    _check_functional(table, [SCENARIO], factor_columns, first_line)
     _check_functional(table, [RATER, SESSION], [GAME], first_line)
     _check_functional(table, [GAME], [PACE], first_line)
     table.attrs[_FIRST_LINE_ATTR] = first_line
     return table
+
+
+def _check_range(
+    values: np.ndarray[Any, np.dtype[np.float64]], column: str, first_line: int | None
+) -> None:
+    """A numeric factor lies within the registry's (the agent's) limits."""
+    _, factor = factor_of(column)
+    lo = -np.inf if factor.minimum is None else factor.minimum
+    hi = np.inf if factor.maximum is None else factor.maximum
+    unit = f" {factor.unit}" if factor.unit else ""
+    limits = f"[{lo:g}, {hi:g}]{unit}"
+    _fail_at(
+        ~np.isfinite(values) | (values < lo) | (values > hi),
+        column,
+        first_line,
+        lambda pos: (
+            f"{factor.label.lower()} {values[pos]:g}{unit} must be finite and "
+            f">= {lo:g}; the registry's range is {limits}"
+        ),
+    )
+
+
+def _check_choice(values: pd.Categorical, column: str, first_line: int | None) -> None:
+    """A nominal factor takes one of the registry's choices."""
+    _, factor = factor_of(column)
+    allowed = np.isin(np.asarray(values.categories, dtype=object), factor.choices)
+    _fail_at(
+        ~allowed[np.asarray(values.codes)],
+        column,
+        first_line,
+        lambda pos: (
+            f"{factor.label.lower()} {values[pos]!r} is not one of {', '.join(factor.choices)}"
+        ),
+    )
 
 
 def _check_duplicates(table: pd.DataFrame, first_line: int | None) -> None:

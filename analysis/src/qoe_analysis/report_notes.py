@@ -1,0 +1,104 @@
+"""Plain-words reasons for what the analysis cannot compute yet (the document's ``notes``).
+
+A pilot study — one session, one rater per game, a factor with one level — is the normal
+first state of every study. :func:`analyze` then still returns a document; each section
+that has nothing to show (or only part of it) is named in ``notes`` with the reason, so
+the results explorer and the CLI can say *why* instead of showing an empty figure.
+
+Sections: ``sos_hypothesis``, ``reliability.intra``, ``reliability.inter``, ``weights``,
+``tree``, ``thresholds``, ``subject_model``. Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from qoe_analysis.design import GAME, RATER, SESSION
+from qoe_analysis.reliability import ScenarioGroup, no_group_reason
+from qoe_analysis.validation import RatingsValidationError
+
+__all__ = ["NoReliableRatersError", "no_reliable_message", "pilot_notes"]
+
+_KPI_WORDS = "delay, jitter or loss"
+
+
+class NoReliableRatersError(RatingsValidationError):
+    """``reliable_only`` was asked for, but no rater passes the intra-rater rule."""
+
+
+def no_reliable_message(intra: pd.DataFrame, cutoff: float, design_gap: str | None) -> str:
+    """Why ``reliable_only`` leaves no data: nobody assessable (and what the design lacks)
+    or everybody assessable judged unreliable."""
+    status = intra["status"].astype(str)
+    n_unreliable = int((status == "unreliable").sum())
+    n_na = int((status == "not_assessable").sum())
+    if n_unreliable == 0:
+        lacking = design_gap or (
+            "no rater's sessions cover two or more levels of a scenario group with varying ratings"
+        )
+        return (
+            f"no rater can be assessed by the intra-rater rule (all {n_na} not assessable): "
+            f"{lacking}; reliable_only would leave no data, so analyse all raters or add a "
+            "one-factor-at-a-time group (baseline + >= 2 levels of one factor)"
+        )
+    return (
+        f"no rater passes the intra-rater reliability rule (|rho| > {cutoff:g}): "
+        f"{n_unreliable} unreliable, {n_na} not assessable; reliable_only would leave no data"
+    )
+
+
+def _sessions_per_game(table: pd.DataFrame) -> dict[str, int]:
+    pairs = table[[RATER, SESSION, GAME]].astype(str).drop_duplicates()
+    counts = pairs.groupby(GAME, sort=True).size()
+    return {str(g): int(n) for g, n in counts.items()}
+
+
+def pilot_notes(
+    table: pd.DataFrame,
+    groups: Mapping[str, ScenarioGroup],
+    subject: Any,
+    thresholds: Mapping[str, Any],
+    varying: Sequence[str],
+    sos_a: float | None,
+) -> dict[str, str]:
+    """``{section: reason}`` for each section that is (partly) not computable."""
+    notes: dict[str, str] = {}
+    per_game = _sessions_per_game(table)
+    if sos_a is None or not np.isfinite(sos_a):
+        notes["sos_hypothesis"] = (
+            "needs conditions (scenario x game) with >= 2 ratings whose MOS is not at a scale "
+            "end; so far every condition has one rating or all ratings agree on 1 or 5"
+        )
+    if not groups:
+        notes["reliability.intra"] = (
+            no_group_reason(table) + "; every rater is not assessable (neither reliable "
+            "nor unreliable)"
+        )
+    single = sorted(g for g, n in per_game.items() if n < 2)
+    if single and len(single) == len(per_game) and table[RATER].nunique() < 2:
+        notes["reliability.inter"] = "needs >= 2 raters per game (there is one rater so far)"
+    elif single:
+        notes["reliability.inter"] = (
+            f"needs >= 2 raters per game; only one so far for: {', '.join(single)}"
+        )
+    if not varying:
+        notes["weights"] = (
+            "no impairment factor varies yet (needs >= 2 levels of a factor); weights cover "
+            "the game and per-rater columns only"
+        )
+        notes["tree"] = "no impairment factor varies yet: the tree cannot split on one"
+    if not thresholds.get("by_pace"):
+        notes["thresholds"] = (
+            f"no KPI factor ({_KPI_WORDS}) varies in this design, so no threshold can be "
+            "located; vary one over >= 2 levels"
+        )
+    status = getattr(subject, "status", "ok")
+    if status != "ok":
+        issues = getattr(subject, "not_identifiable", []) or []
+        reasons = "; ".join(sorted({str(i.get("reason")) for i in issues if i.get("reason")}))
+        notes["subject_model"] = f"{status.replace('_', ' ')}" + (f": {reasons}" if reasons else "")
+    return notes
