@@ -34,6 +34,20 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use 1/0, true/false, yes/no).")
 
 
+def env_int(name: str, default: int, *, minimum: int, maximum: int) -> int:
+    """Parse an integer variable within ``[minimum, maximum]`` (blank = ``default``)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
+    if not minimum <= value <= maximum:
+        raise ImproperlyConfigured(f"{name}={value} is outside {minimum}..{maximum}.")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     """Parse a comma-separated list variable; blanks are dropped."""
     raw = os.environ.get(name)

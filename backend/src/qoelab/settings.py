@@ -2,7 +2,7 @@
 
 Variables: QOELAB_ENV (development | production), DJANGO_SECRET_KEY, DJANGO_DEBUG,
 DJANGO_ALLOWED_HOSTS, DATABASE_URL, CELERY_BROKER_URL, CELERY_RESULT_BACKEND,
-QOELAB_DATA_DIR, QOELAB_FRONTEND_DIST.
+QOELAB_DATA_DIR, QOELAB_FRONTEND_DIST, QOELAB_MAX_SCENARIOS.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
-from qoelab.config import database_config, env_bool, env_list
+from qoelab.config import database_config, env_bool, env_int, env_list
 
 # Lets Django's generic classes be subscripted at run time, as their type stubs declare.
 django_stubs_ext.monkeypatch()
@@ -169,6 +169,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SessionStateEnum": "qoelab.runs.state_machine.State.choices",
         "AnalysisJobStateEnum": "qoelab.analysis_jobs.models.JobState.choices",
+        "FactorKeyEnum": "qoelab.studies.design_generator.FACTOR_KEYS",
+        "FactorDirectionEnum": "qoelab.studies.design_generator.FACTOR_DIRECTION_NAMES",
     },
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -233,6 +235,11 @@ CELERY_BEAT_SCHEDULE = {
 QOELAB_AGENT_LEASE_SECONDS = float(os.environ.get("QOELAB_AGENT_LEASE_SECONDS", "30"))
 QOELAB_AGENT_TIMEOUT = float(os.environ.get("QOELAB_AGENT_TIMEOUT", "5"))
 QOELAB_PAUSE_TIMEOUT_SECONDS = float(os.environ.get("QOELAB_PAUSE_TIMEOUT_SECONDS", "300"))
+
+# The most scenarios a study may have (design generator, scenario editor, imported study
+# documents): every participant plays each one, so a grid that multiplies out to hundreds
+# is a mistake, not a study. The bound 10000 only keeps a typo from disabling the check.
+QOELAB_MAX_SCENARIOS = env_int("QOELAB_MAX_SCENARIOS", 100, minimum=1, maximum=10_000)
 
 LOGGING = {
     "version": 1,

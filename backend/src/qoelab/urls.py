@@ -17,7 +17,7 @@ from qoelab.policies.views import StudyPolicyExportView, StudyPolicyView
 from qoelab.ratings.views import RatingViewSet
 from qoelab.runs.views import ParticipantSessionViewSet, SessionViewSet
 from qoelab.stations.views import StationViewSet
-from qoelab.studies.views import GameViewSet, ScenarioViewSet, StudyViewSet
+from qoelab.studies.views import FactorsView, GameViewSet, ScenarioViewSet, StudyViewSet
 
 register_converter(IdConverter, "id")
 
@@ -41,6 +41,7 @@ router.register("analysis-jobs", AnalysisJobViewSet, basename="analysis-job")
 router.register("participant/sessions", ParticipantSessionViewSet, basename="participant-session")
 
 study_data = [
+    path("factors/", FactorsView.as_view(), name="factors"),
     path("studies/<id:pk>/export/csv/", ExportCsvView.as_view(), name="study-export-csv"),
     path("studies/<id:pk>/export/json/", ExportJsonView.as_view(), name="study-export-json"),
     path("studies/<id:pk>/export/sureal/", ExportSurealView.as_view(), name="study-export-sureal"),

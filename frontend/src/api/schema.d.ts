@@ -108,6 +108,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/factors/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The factor registry with limits, units and tidy CSV columns, the direction
+         *     names, and the most scenarios a study may have.
+         */
+        get: operations["v1_factors_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/": {
         parameters: {
             query?: never;
@@ -705,6 +725,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/clone/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description A new study (owned by the caller) with this study's games, current scenarios,
+         *     questionnaire and settings; no sessions, participants or members. A study's design
+         *     is public, so any researcher may clone any study.
+         */
+        post: operations["v1_studies_clone_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/design/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Generate scenarios from factors and levels (grid or one factor at a time).
+         *
+         *     ``dry_run`` previews (count, session length, scenarios); otherwise the scenarios
+         *     replace the study's, with the versioning rules of scenario edits (a study with
+         *     sessions retires its old rows and gets a new version).
+         */
+        post: operations["v1_studies_design_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/studies/{id}/export/csv/": {
         parameters: {
             query?: never;
@@ -817,6 +881,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/import-design/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Create a study (owned by the caller) from a ``qoelab.study/v1`` document; its
+         *     slug must be new (an import never changes an existing study).
+         */
+        post: operations["v1_studies_import_design_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -899,42 +983,266 @@ export interface components {
             /** @description the same value as the csrftoken cookie; send it as X-CSRFToken */
             csrf_token: string;
         };
+        DesignFactorRequest: {
+            key: components["schemas"]["FactorKeyEnum"];
+            direction: components["schemas"]["FactorDirectionEnum"];
+            /** @description the first level is the baseline's */
+            levels: (number | string)[];
+        };
+        /**
+         * @description * `grid` - grid
+         *     * `one_at_a_time` - one_at_a_time
+         * @enum {string}
+         */
+        DesignKindEnum: "grid" | "one_at_a_time";
+        DesignRequest: {
+            kind: components["schemas"]["DesignKindEnum"];
+            factors: components["schemas"]["DesignFactorRequest"][];
+            /** @description applied to every scenario below the design's factors */
+            base?: components["schemas"]["ProfileRequest"];
+            /**
+             * @description preview only, change nothing
+             * @default false
+             */
+            dry_run: boolean;
+        };
+        DesignResult: {
+            count: number;
+            /** Format: double */
+            session_minutes: number;
+            scenarios: components["schemas"]["DesignScenario"][];
+        };
+        DesignScenario: {
+            code: string;
+            label: string;
+            is_baseline: boolean;
+            upstream: components["schemas"]["Direction"];
+            downstream: components["schemas"]["Direction"];
+        };
         Detail: {
             detail: string;
         };
+        /**
+         * @description One direction's impairment: every agent field but the station's queue limit.
+         *
+         *     Omitted fields are neutral. Validation is :func:`netem_profile.parse_profile`'s (types,
+         *     limits, and netem's rules such as "reordering needs a delay"); the validated value is
+         *     the complete direction (every field explicit).
+         */
         Direction: {
             /**
              * Format: double
+             * @description Constant one-way delay added in this direction (milliseconds). Unit: ms.
              * @default 0
              */
             delay_ms: number;
             /**
              * Format: double
+             * @description Delay variation (milliseconds); draws below zero add no delay. Unit: ms.
              * @default 0
              */
             jitter_ms: number;
             /**
+             * @description Distribution of the jitter (netem delay distribution table).
+             *
+             *     * `normal` - normal
+             *     * `pareto` - pareto
+             *     * `paretonormal` - paretonormal
+             * @default normal
+             */
+            jitter_distribution: components["schemas"]["JitterDistributionEnum"];
+            /**
              * Format: double
+             * @description Correlation of successive delay values (needs jitter_ms > 0). Unit: %.
+             * @default 0
+             */
+            delay_correlation_pct: number;
+            /**
+             * Format: double
+             * @description Random (Bernoulli) packet loss probability in percent. Unit: %.
              * @default 0
              */
             loss_pct: number;
+            /**
+             * Format: double
+             * @description Correlation of successive random loss decisions (needs loss_pct > 0). Unit: %.
+             * @default 0
+             */
+            loss_correlation_pct: number;
+            /** @description Gilbert–Elliott bursty loss model; replaces loss_pct when present. */
+            gilbert_elliott?: components["schemas"]["GilbertElliott"] | null;
+            /**
+             * @description Rate limit in kbit/s (1 kbit = 1000 bit); 0 = unlimited. Unit: kbit/s.
+             * @default 0
+             */
+            rate_kbit: number;
+            /**
+             * Format: double
+             * @description Packet duplication probability in percent. Unit: %.
+             * @default 0
+             */
+            duplicate_pct: number;
+            /**
+             * Format: double
+             * @description Probability that a packet is sent immediately (ahead of delayed ones); needs delay_ms > 0. Unit: %.
+             * @default 0
+             */
+            reorder_pct: number;
+            /**
+             * Format: double
+             * @description Correlation of successive reorder decisions (needs reorder_pct > 0). Unit: %.
+             * @default 0
+             */
+            reorder_correlation_pct: number;
+            /**
+             * Format: double
+             * @description Single-bit corruption probability in percent. Unit: %.
+             * @default 0
+             */
+            corrupt_pct: number;
         };
+        DirectionNames: {
+            downstream: string;
+            upstream: string;
+        };
+        /**
+         * @description One direction's impairment: every agent field but the station's queue limit.
+         *
+         *     Omitted fields are neutral. Validation is :func:`netem_profile.parse_profile`'s (types,
+         *     limits, and netem's rules such as "reordering needs a delay"); the validated value is
+         *     the complete direction (every field explicit).
+         */
         DirectionRequest: {
             /**
              * Format: double
+             * @description Constant one-way delay added in this direction (milliseconds). Unit: ms.
              * @default 0
              */
             delay_ms: number;
             /**
              * Format: double
+             * @description Delay variation (milliseconds); draws below zero add no delay. Unit: ms.
              * @default 0
              */
             jitter_ms: number;
             /**
+             * @description Distribution of the jitter (netem delay distribution table).
+             *
+             *     * `normal` - normal
+             *     * `pareto` - pareto
+             *     * `paretonormal` - paretonormal
+             * @default normal
+             */
+            jitter_distribution: components["schemas"]["JitterDistributionEnum"];
+            /**
              * Format: double
+             * @description Correlation of successive delay values (needs jitter_ms > 0). Unit: %.
+             * @default 0
+             */
+            delay_correlation_pct: number;
+            /**
+             * Format: double
+             * @description Random (Bernoulli) packet loss probability in percent. Unit: %.
              * @default 0
              */
             loss_pct: number;
+            /**
+             * Format: double
+             * @description Correlation of successive random loss decisions (needs loss_pct > 0). Unit: %.
+             * @default 0
+             */
+            loss_correlation_pct: number;
+            /** @description Gilbert–Elliott bursty loss model; replaces loss_pct when present. */
+            gilbert_elliott?: components["schemas"]["GilbertElliottRequest"] | null;
+            /**
+             * @description Rate limit in kbit/s (1 kbit = 1000 bit); 0 = unlimited. Unit: kbit/s.
+             * @default 0
+             */
+            rate_kbit: number;
+            /**
+             * Format: double
+             * @description Packet duplication probability in percent. Unit: %.
+             * @default 0
+             */
+            duplicate_pct: number;
+            /**
+             * Format: double
+             * @description Probability that a packet is sent immediately (ahead of delayed ones); needs delay_ms > 0. Unit: %.
+             * @default 0
+             */
+            reorder_pct: number;
+            /**
+             * Format: double
+             * @description Correlation of successive reorder decisions (needs reorder_pct > 0). Unit: %.
+             * @default 0
+             */
+            reorder_correlation_pct: number;
+            /**
+             * Format: double
+             * @description Single-bit corruption probability in percent. Unit: %.
+             * @default 0
+             */
+            corrupt_pct: number;
+        };
+        /** @description One impairment factor of the registry (``netem_profile.factors.catalog()``). */
+        Factor: {
+            key: string;
+            label: string;
+            kind: components["schemas"]["FactorKindEnum"];
+            unit: string;
+            /** Format: double */
+            minimum: number | null;
+            /** Format: double */
+            maximum: number | null;
+            neutral: number | string;
+            /** @description policy bound it yields, if any */
+            kpi: string | null;
+            choices: string[];
+            columns: components["schemas"]["FactorColumns"];
+        };
+        FactorColumns: {
+            /** @description tidy CSV column, e.g. ds_delay_ms */
+            downstream: string;
+            /** @description tidy CSV column, e.g. us_delay_ms */
+            upstream: string;
+        };
+        /**
+         * @description * `downstream` - downstream
+         *     * `upstream` - upstream
+         *     * `both` - both
+         * @enum {string}
+         */
+        FactorDirectionEnum: "downstream" | "upstream" | "both";
+        /**
+         * @description * `delay_ms` - delay_ms
+         *     * `jitter_ms` - jitter_ms
+         *     * `jitter_distribution` - jitter_distribution
+         *     * `delay_correlation_pct` - delay_correlation_pct
+         *     * `loss_pct` - loss_pct
+         *     * `loss_correlation_pct` - loss_correlation_pct
+         *     * `ge_p_pct` - ge_p_pct
+         *     * `ge_r_pct` - ge_r_pct
+         *     * `ge_loss_bad_pct` - ge_loss_bad_pct
+         *     * `ge_loss_good_pct` - ge_loss_good_pct
+         *     * `rate_kbit` - rate_kbit
+         *     * `reorder_pct` - reorder_pct
+         *     * `reorder_correlation_pct` - reorder_correlation_pct
+         *     * `duplicate_pct` - duplicate_pct
+         *     * `corrupt_pct` - corrupt_pct
+         * @enum {string}
+         */
+        FactorKeyEnum: "delay_ms" | "jitter_ms" | "jitter_distribution" | "delay_correlation_pct" | "loss_pct" | "loss_correlation_pct" | "ge_p_pct" | "ge_r_pct" | "ge_loss_bad_pct" | "ge_loss_good_pct" | "rate_kbit" | "reorder_pct" | "reorder_correlation_pct" | "duplicate_pct" | "corrupt_pct";
+        /**
+         * @description * `numeric` - numeric
+         *     * `nominal` - nominal
+         * @enum {string}
+         */
+        FactorKindEnum: "numeric" | "nominal";
+        Factors: {
+            factors: components["schemas"]["Factor"][];
+            directions: components["schemas"]["DirectionNames"];
+            /** @description setting QOELAB_MAX_SCENARIOS */
+            max_scenarios: number;
         };
         Game: {
             readonly id: number;
@@ -962,6 +1270,56 @@ export interface components {
             pace: components["schemas"]["PaceEnum"];
             genre?: string;
         };
+        /** @description Gilbert–Elliott bursty loss (two-state Markov chain), all in percent. */
+        GilbertElliott: {
+            /**
+             * Format: double
+             * @description Transition probability good→bad per packet. Unit: %.
+             */
+            p_pct: number;
+            /**
+             * Format: double
+             * @description Transition probability bad→good per packet. Unit: %.
+             */
+            r_pct: number;
+            /**
+             * Format: double
+             * @description Loss probability in the bad state (1-h). Unit: %.
+             * @default 100
+             */
+            loss_bad_pct: number;
+            /**
+             * Format: double
+             * @description Loss probability in the good state (1-k). Unit: %.
+             * @default 0
+             */
+            loss_good_pct: number;
+        };
+        /** @description Gilbert–Elliott bursty loss (two-state Markov chain), all in percent. */
+        GilbertElliottRequest: {
+            /**
+             * Format: double
+             * @description Transition probability good→bad per packet. Unit: %.
+             */
+            p_pct: number;
+            /**
+             * Format: double
+             * @description Transition probability bad→good per packet. Unit: %.
+             */
+            r_pct: number;
+            /**
+             * Format: double
+             * @description Loss probability in the bad state (1-h). Unit: %.
+             * @default 100
+             */
+            loss_bad_pct: number;
+            /**
+             * Format: double
+             * @description Loss probability in the good state (1-k). Unit: %.
+             * @default 0
+             */
+            loss_good_pct: number;
+        };
         Impairment: {
             /** Format: double */
             delay_ms: number;
@@ -971,13 +1329,12 @@ export interface components {
             loss_pct: number;
         };
         /**
-         * @description * `choice` - choice
-         *     * `text` - text
-         *     * `integer` - integer
-         *     * `boolean` - boolean
+         * @description * `normal` - normal
+         *     * `pareto` - pareto
+         *     * `paretonormal` - paretonormal
          * @enum {string}
          */
-        KindEnum: "choice" | "text" | "integer" | "boolean";
+        JitterDistributionEnum: "normal" | "pareto" | "paretonormal";
         /**
          * @description * `en` - English
          *     * `de` - Deutsch
@@ -1147,11 +1504,18 @@ export interface components {
             /** @description server→client */
             downstream: components["schemas"]["Impairment"];
         };
+        /** @description A profile document; an omitted direction (or field) is neutral. */
+        ProfileRequest: {
+            /** @description client→server impairment */
+            upstream?: components["schemas"]["DirectionRequest"];
+            /** @description server→client impairment */
+            downstream?: components["schemas"]["DirectionRequest"];
+        };
         Question: {
             /** @description snake_case identifier */
             key: string;
             phase: components["schemas"]["PhaseEnum"];
-            kind: components["schemas"]["KindEnum"];
+            kind: components["schemas"]["QuestionKindEnum"];
             text: string;
             choices?: string[];
             min?: number;
@@ -1159,11 +1523,19 @@ export interface components {
             /** @default false */
             required: boolean;
         };
+        /**
+         * @description * `choice` - choice
+         *     * `text` - text
+         *     * `integer` - integer
+         *     * `boolean` - boolean
+         * @enum {string}
+         */
+        QuestionKindEnum: "choice" | "text" | "integer" | "boolean";
         QuestionRequest: {
             /** @description snake_case identifier */
             key: string;
             phase: components["schemas"]["PhaseEnum"];
-            kind: components["schemas"]["KindEnum"];
+            kind: components["schemas"]["QuestionKindEnum"];
             text: string;
             choices?: string[];
             min?: number;
@@ -1413,6 +1785,10 @@ export interface components {
          * @enum {string}
          */
         StepEnum: "ended" | "free_play" | "paused" | "playing" | "post_questions" | "preparing" | "questionnaire" | "rating" | "thanks" | "waiting";
+        StudyCloneRequest: {
+            slug: string;
+            title: string;
+        };
         /** @description A study with its settings, games and current scenarios; writable settings. */
         StudyDetail: {
             readonly id: number;
@@ -1439,6 +1815,11 @@ export interface components {
              *     * `de` - Deutsch
              */
             language?: components["schemas"]["LanguageEnum"];
+            /**
+             * Format: double
+             * @description Estimated minutes per session: free play + plays × (seconds per scenario + 20 s to rate) / 60, plays = scenarios (+ all but the baseline again with the retest round); questionnaires not included.
+             */
+            readonly session_minutes: number;
         };
         /** @description A study with its settings, games and current scenarios; writable settings. */
         StudyDetailRequest: {
@@ -1638,6 +2019,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    v1_factors_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Factors"];
                 };
             };
         };
@@ -3121,6 +3521,67 @@ export interface operations {
             };
         };
     };
+    v1_studies_clone_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudyCloneRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["StudyCloneRequest"];
+                "multipart/form-data": components["schemas"]["StudyCloneRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyDetail"];
+                };
+            };
+        };
+    };
+    v1_studies_design_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DesignRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DesignRequest"];
+                "multipart/form-data": components["schemas"]["DesignRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DesignResult"];
+                };
+            };
+            /** @description {"detail": "…"} or field errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     v1_studies_export_csv_retrieve: {
         parameters: {
             query?: {
@@ -3359,6 +3820,44 @@ export interface operations {
             };
             /** @description no finished analysis for the current version */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    v1_studies_import_design_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+                "multipart/form-data": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyDetail"];
+                };
+            };
+            /** @description {"detail": "where: why; …"} */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,9 +1,15 @@
 """Ratings in: the tidy CSV (as exported) into a study, all or nothing.
 
 Every row is checked before anything is written; the first problem rejects the whole
-file with its line number (the header is line 1) and the reason. Rows must name a game
-and a scenario of the study, and their impairment columns must be the scenario's (a row
-whose impairment disagrees would mislabel a rating). Each ``session_id`` becomes one
+file with its line number (the header is line 1), the column and the reason. Rows must
+name a game and a scenario of the study. The impairment columns are any subset (at least
+one) of the factor registry's (``ds_delay_ms``, ``us_ge_p_pct`` …, see
+:func:`netem_profile.factor_columns`; the dissertation's four delay/loss columns are such a
+subset); each value must lie within the agent's limits for that field and equal the
+scenario's (a row whose impairment disagrees would mislabel a rating). A factor column
+that is absent, or an empty cell, means "as the scenario sets it". The rating's stored
+profile is the scenario's factor values overridden by the row's, per direction, as
+:func:`netem_profile.unflatten_direction` builds it. Each ``session_id`` becomes one
 completed, imported session (one rater and one game per session); participants are
 matched by ``rater_id`` (created when new).
 """
@@ -19,6 +25,16 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from netem_profile import (
+    DIRECTION_PREFIXES,
+    FIELDS,
+    Factor,
+    ProfileError,
+    factor_columns,
+    flatten_direction,
+    parse_column,
+    unflatten_direction,
+)
 from qoe_analysis.tidy_columns import REQUIRED_COLUMNS
 
 from qoelab.core.errors import BadRequest
@@ -27,11 +43,12 @@ from qoelab.participants.models import Participant, Skill, participant_code_vali
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session
 from qoelab.runs.state_machine import State
+from qoelab.studies.directions import checked_direction
 from qoelab.studies.models import Scenario, Study
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 100_000
-JITTER_COLUMNS = ["us_jitter_ms", "ds_jitter_ms"]
+FACTOR_COLUMNS = list(factor_columns())
 TOLERANCE = 1e-6
 YES = {"yes", "true", "1"}
 NO = {"no", "false", "0"}
@@ -118,12 +135,20 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
     if missing:
         raise ImportRejected(f"required column(s) missing: {', '.join(missing)}", 1)
     questions = {q["key"]: q for q in study.questionnaire if q["key"] in question_columns(study)}
-    known = {*REQUIRED_COLUMNS, *PARTICIPANT_COLUMNS, *JITTER_COLUMNS, *questions}
+    impairment = [c for c in header if c in FACTOR_COLUMNS]
+    if not impairment:
+        raise ImportRejected(
+            "no impairment column; at least one of the factor columns is needed, e.g. "
+            "ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct (all: GET /api/v1/factors/)",
+            1,
+        )
+    known = {*REQUIRED_COLUMNS, *PARTICIPANT_COLUMNS, *FACTOR_COLUMNS, *questions}
     unknown = [c for c in header if c not in known]
     if unknown:
         raise ImportRejected(
             f"unknown column(s) {', '.join(unknown)}; allowed besides the required ones: "
-            f"{', '.join([*PARTICIPANT_COLUMNS, *JITTER_COLUMNS, *questions])}",
+            "the impairment factor columns (ds_delay_ms, us_delay_ms, …, see "
+            f"GET /api/v1/factors/) and {', '.join([*PARTICIPANT_COLUMNS, *questions])}",
             1,
         )
     games = {g.name: g for g in study.games.all()}
@@ -171,22 +196,7 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
                 raise ImportRejected(
                     f"scenario: {row['scenario']!r} is not a scenario of this study", line
                 )
-            applied: dict[str, dict[str, float]] = {"upstream": {}, "downstream": {}}
-            for direction, prefix in (("upstream", "us"), ("downstream", "ds")):
-                for quantity in ("delay_ms", "loss_pct", "jitter_ms"):
-                    column = f"{prefix}_{quantity}"
-                    expected = getattr(scenario, column)
-                    if column not in row or (quantity == "jitter_ms" and row[column] == ""):
-                        value = expected
-                    else:
-                        value = _float(row, column, line)
-                    if abs(value - expected) > TOLERANCE:
-                        raise ImportRejected(
-                            f"{column}: {value:g} does not match scenario {row['scenario']} "
-                            f"({expected:g}); a rating must carry its scenario's impairment",
-                            line,
-                        )
-                    applied[direction][quantity] = value
+            applied = _impairment(row, impairment, scenario, line)
             raw_score = row["rating"]
             try:
                 score = int(raw_score)
@@ -230,6 +240,69 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
     if not sessions:
         raise ImportRejected("the file contains no ratings", 2)
     return sessions
+
+
+def _factor_value(row: dict[str, str], column: str, factor: Factor, line: int) -> float | str:
+    """One factor cell, checked against the agent's limits for its field."""
+    raw = row[column]
+    if factor.kind == "nominal":
+        if raw not in factor.choices:
+            raise ImportRejected(f"{column}: {raw!r} is not one of {list(factor.choices)}", line)
+        return raw
+    value = _float(row, column, line)
+    unit = f" {factor.unit}" if factor.unit else ""
+    if factor.minimum is not None and value < factor.minimum:
+        raise ImportRejected(
+            f"{column}: {value:g} is less than the minimum of {factor.minimum:g}{unit}", line
+        )
+    if factor.maximum is not None and value > factor.maximum:
+        raise ImportRejected(
+            f"{column}: {value:g} is greater than the maximum of {factor.maximum:g}{unit}", line
+        )
+    field = FIELDS.get(factor.key)
+    if field is not None and field.type == "integer" and not value.is_integer():
+        raise ImportRejected(f"{column}: {value:g} is not a whole number", line)
+    return value
+
+
+def _impairment(
+    row: dict[str, str], columns: list[str], scenario: Scenario, line: int
+) -> dict[str, dict[str, Any]]:
+    """The rating's profile: the scenario's factor values, the row's where it has them."""
+    values = {
+        direction: flatten_direction(scenario.direction(prefix))
+        for direction, prefix in DIRECTION_PREFIXES.items()
+    }
+    for column in columns:
+        if row[column] == "":
+            continue
+        parsed = parse_column(column)
+        assert parsed is not None  # columns are factor columns
+        direction, factor = parsed
+        value = _factor_value(row, column, factor, line)
+        expected = values[direction][factor.key]
+        differs = (
+            value != expected
+            if isinstance(value, str) or isinstance(expected, str)
+            else abs(value - expected) > TOLERANCE
+        )
+        if differs:
+            shown = value if isinstance(value, str) else f"{value:g}"
+            wanted = expected if isinstance(expected, str) else f"{expected:g}"
+            raise ImportRejected(
+                f"{column}: {shown} does not match scenario {row['scenario']} ({wanted}); "
+                "a rating must carry its scenario's impairment",
+                line,
+            )
+        values[direction][factor.key] = value
+    try:
+        # complete and canonical, like the agent's read-back (every field explicit)
+        return {
+            direction: checked_direction(direction, unflatten_direction(flat))
+            for direction, flat in values.items()
+        }
+    except ProfileError as exc:
+        raise ImportRejected("; ".join(e["message"] for e in exc.errors), line) from None
 
 
 def _factors(

@@ -1,15 +1,26 @@
 """Ratings out: the tidy CSV of ``qoe-analysis``, a JSON document, and sureal's dataset.
 
-The tidy CSV has one row per rating with the columns ``qoe_analysis`` requires
-(:data:`qoe_analysis.tidy_columns.REQUIRED_COLUMNS`, the contract between the two)::
+The tidy CSV has one row per rating with the columns of
+:data:`qoe_analysis.tidy_columns.TIDY_COLUMNS` (the contract between the two)::
 
     rater_id, session_id, game, game_pace, scenario,
-    ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct, rating
+    ds_delay_ms, us_delay_ms, ds_jitter_ms, us_jitter_ms, …, ds_corrupt_pct, us_corrupt_pct,
+    rating
 
-followed by participant/session factor columns: ``age``, ``skill``, ``genre_preference``
-(yes/no: does the rater favour the game's genre) and one column per choice, integer or
-boolean question of the study's questionnaire (e.g. ``willing_to_pay``, ``attitude``).
-The impairment columns hold what the agent *reported as installed* during play.
+— one column per impairment factor of the registry and direction
+(:func:`netem_profile.factor_columns`, ``ds_`` = downstream, server→client; ``us_`` =
+upstream) — followed by participant/session factor columns: ``age``, ``skill``,
+``genre_preference`` (yes/no: does the rater favour the game's genre) and one column per
+choice, integer or boolean question of the study's questionnaire (e.g. ``willing_to_pay``,
+``attitude``).
+
+The impairment columns hold what the agent *reported as installed* during play: the
+rating's ``applied_profile``, which is the agent's verified read-back
+(``installed`` of ``PUT /v1/profile``: per direction every field of the agent's profile,
+``gilbert_elliott`` an object or null), or, for imported ratings, the profile the import
+stored. :func:`netem_profile.flatten_direction` turns each direction into factor values (a
+field the profile does not hold is neutral, e.g. jitter in a rating imported from a
+delay/loss-only CSV).
 
 Rules: only ratings of completed sessions by default; the retest round (round 2) is left
 out by default because the analysis allows one rating per rater, session and scenario —
@@ -27,7 +38,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
-from qoe_analysis.tidy_columns import REQUIRED_COLUMNS
+from netem_profile import DIRECTION_PREFIXES, FACTORS, flatten_direction
+from qoe_analysis.tidy_columns import TIDY_COLUMNS
 
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session
@@ -70,6 +82,19 @@ def _factor(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def factor_values(applied: dict[str, Any] | None) -> dict[str, str]:
+    """Factor column → CSV text for a stored profile (both directions, every factor)."""
+    row: dict[str, str] = {}
+    for direction, prefix in DIRECTION_PREFIXES.items():
+        values = flatten_direction((applied or {}).get(direction))
+        for factor in FACTORS:
+            value = values[factor.key]
+            row[f"{prefix}_{factor.key}"] = (
+                str(value) if factor.kind == "nominal" else _number(value)
+            )
+    return row
 
 
 def ratings_for_export(study: Study, *, include_incomplete: bool = False) -> QuerySet[Rating]:
@@ -117,10 +142,7 @@ def tidy_table(
             "game": session.game.name,
             "game_pace": session.game.pace,
             "scenario": labels[rating.scenario_id],
-            "ds_delay_ms": _number(applied["downstream"]["delay_ms"]),
-            "us_delay_ms": _number(applied["upstream"]["delay_ms"]),
-            "ds_loss_pct": _number(applied["downstream"]["loss_pct"]),
-            "us_loss_pct": _number(applied["upstream"]["loss_pct"]),
+            **factor_values(applied),
             "rating": str(rating.score),
             "age": _factor(participant.age),
             "skill": participant.skill,
@@ -134,7 +156,7 @@ def tidy_table(
         for column in [*PARTICIPANT_COLUMNS, *questions]
         if rows and all(row.get(column, "") != "" for row in rows)
     ]
-    return TidyTable(columns=[*REQUIRED_COLUMNS, *factors], rows=rows)
+    return TidyTable(columns=[*TIDY_COLUMNS, *factors], rows=rows)
 
 
 def tidy_csv(study: Study, **options: bool) -> str:

@@ -68,6 +68,11 @@ def validate_profile(profile: dict[str, dict[str, float]]) -> list[dict[str, str
 
 
 def _close(field: str, want: Any, got: Any) -> bool:
+    if isinstance(want, dict):
+        # the Gilbert–Elliott object: its parts are percentages read back like loss_pct
+        return isinstance(got, dict) and all(
+            _close(f"{field}.{key}", value, got.get(key)) for key, value in want.items()
+        )
     if isinstance(want, bool) or isinstance(got, bool) or want is None or got is None:
         return bool(want == got)
     if isinstance(want, int | float) and isinstance(got, int | float):
@@ -217,7 +222,11 @@ class AgentClient:
     def verify(self, profile: dict[str, dict[str, float]]) -> dict[str, Any]:
         """Read back the installed state and check it still is ``profile``."""
         data = self.status()
-        problems = compare_profiles(expected_profile(profile), data.get("installed"))
+        try:
+            want = expected_profile(profile)
+        except ProfileError as exc:
+            raise AgentStateMismatch(f"the verified profile is not valid any more: {exc}") from exc
+        problems = compare_profiles(want, data.get("installed"))
         if problems or not data.get("applied", True):
             raise AgentStateMismatch(
                 "the agent reports a different state than verified: "

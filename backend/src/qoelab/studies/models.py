@@ -2,6 +2,8 @@
 
 Directions follow the dissertation's testbed: *upstream* is client→server (the player's
 inputs), *downstream* is server→client (the game video). Delay is one-way per direction.
+A scenario sets every field of the netem agent's profile per direction (see
+:mod:`qoelab.studies.directions`); limits are the agent's (:mod:`netem_profile.fields`).
 """
 
 from __future__ import annotations
@@ -11,9 +13,13 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
+from netem_profile import FIELDS
 
-MAX_DELAY_MS = 10_000.0
-MAX_JITTER_MS = 10_000.0
+from qoelab.studies.directions import full_direction
+
+#: The agent's limits (tc-netem(8)), so the database never refuses what the agent accepts.
+MAX_DELAY_MS = float(FIELDS["delay_ms"].maximum or 0)
+MAX_JITTER_MS = float(FIELDS["jitter_ms"].maximum or 0)
 
 delay_validators = [MinValueValidator(0.0), MaxValueValidator(MAX_DELAY_MS)]
 jitter_validators = [MinValueValidator(0.0), MaxValueValidator(MAX_JITTER_MS)]
@@ -147,6 +153,18 @@ class Study(models.Model):
         prefetched = getattr(self, "prefetched_current_scenarios", None)
         return list(prefetched if prefetched is not None else self.active_scenarios())
 
+    @property
+    def session_minutes(self) -> float:
+        """Estimated length of one session in minutes (formula: design_generator)."""
+        from qoelab.studies.design_generator import session_minutes
+
+        return session_minutes(
+            len(self.current_scenarios),
+            seconds_per_scenario=self.seconds_per_scenario,
+            free_play_minutes=self.free_play_minutes,
+            retest_round=self.retest_round,
+        )
+
     def questions(self, phase: str) -> list[dict[str, Any]]:
         return [q for q in self.questionnaire if q.get("phase") == phase]
 
@@ -195,6 +213,10 @@ class Scenario(models.Model):
         "downstream jitter (ms)", default=0.0, validators=jitter_validators
     )
     ds_loss_pct = models.FloatField("downstream loss (%)", default=0.0, validators=loss_validators)
+    #: The direction's other agent fields (jitter distribution, correlations, Gilbert–Elliott
+    #: loss, rate, reordering, duplication, corruption), only those that are not neutral.
+    us_extra = models.JSONField("upstream: other fields", default=dict, blank=True)
+    ds_extra = models.JSONField("downstream: other fields", default=dict, blank=True)
     #: The study version that introduced this row, and the one that retired it (if any).
     version = models.PositiveIntegerField(default=1)
     retired_in_version = models.PositiveIntegerField(null=True, blank=True)
@@ -231,14 +253,15 @@ class Scenario(models.Model):
     def __str__(self) -> str:
         return self.code
 
-    def direction(self, prefix: str) -> dict[str, float]:
-        """The impairment of one direction (``us`` or ``ds``) as a profile fragment."""
-        return {
+    def direction(self, prefix: str) -> dict[str, Any]:
+        """The full profile of one direction (``us`` or ``ds``): every scenario field."""
+        columns = {
             "delay_ms": getattr(self, f"{prefix}_delay_ms"),
             "jitter_ms": getattr(self, f"{prefix}_jitter_ms"),
             "loss_pct": getattr(self, f"{prefix}_loss_pct"),
         }
+        return full_direction(columns, getattr(self, f"{prefix}_extra"))
 
-    def profile(self) -> dict[str, dict[str, float]]:
-        """The agent's profile document for this scenario."""
+    def profile(self) -> dict[str, dict[str, Any]]:
+        """The agent's profile document for this scenario (the station sets the queue)."""
         return {"upstream": self.direction("us"), "downstream": self.direction("ds")}

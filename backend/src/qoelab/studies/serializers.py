@@ -1,18 +1,35 @@
 """API representations of studies, games and scenarios.
 
 Scenarios are shown with one object per direction, the same shape as the netem agent's
-profile document: ``{"upstream": {"delay_ms", "jitter_ms", "loss_pct"}, "downstream": …}``.
+profile document: ``{"upstream": {"delay_ms", "jitter_ms", "jitter_distribution", …,
+"gilbert_elliott", …}, "downstream": …}`` with every field of the agent's registry
+(:mod:`netem_profile.fields`) except the station's ``queue_limit_packets``. Input is
+checked by the agent's own validator, so a value outside its limits is refused with the
+field's path and the limit ("downstream.loss_pct: 150 is greater than the maximum of 100").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
+from netem_profile import DIRECTIONS, FACTORS, FIELDS, ProfileError
+from netem_profile.fields import Field as RegistryField
 from rest_framework import serializers
 
+from qoelab.studies.design_generator import (
+    DESIGN_KINDS,
+    FACTOR_DIRECTION_NAMES,
+    FACTOR_KEYS,
+    RATING_ALLOWANCE_SECONDS,
+)
+from qoelab.studies.directions import (
+    SCENARIO_FIELDS,
+    STATION_FIELDS,
+    checked_direction,
+    split_direction,
+)
 from qoelab.studies.models import (
-    MAX_DELAY_MS,
-    MAX_JITTER_MS,
     Game,
     OrderPolicy,
     Scenario,
@@ -23,20 +40,106 @@ from qoelab.studies.models import (
 DIRECTION_PREFIXES = {"upstream": "us", "downstream": "ds"}
 
 
-class DirectionSerializer(serializers.Serializer[dict[str, float]]):
-    delay_ms = serializers.FloatField(min_value=0.0, max_value=MAX_DELAY_MS, default=0.0)
-    jitter_ms = serializers.FloatField(min_value=0.0, max_value=MAX_JITTER_MS, default=0.0)
-    loss_pct = serializers.FloatField(min_value=0.0, max_value=100.0, default=0.0)
+def _help(spec: RegistryField) -> str:
+    unit = f" Unit: {spec.unit}." if spec.unit else ""
+    return f"{spec.description}{unit}"
 
-    def to_internal_value(self, data: Any) -> Any:
+
+def _registry_field(spec: RegistryField) -> serializers.Field[Any, Any, Any, Any]:
+    """The DRF field that documents a registry field in the OpenAPI schema."""
+    limits: dict[str, Any] = {}
+    if spec.minimum is not None:
+        limits["min_value"] = spec.minimum
+    if spec.maximum is not None:
+        limits["max_value"] = spec.maximum
+    if spec.type == "object":
+        return GilbertElliottSerializer(allow_null=True, default=None, help_text=_help(spec))
+    if spec.type == "choice":
+        return serializers.ChoiceField(
+            choices=list(spec.choices), default=str(spec.neutral), help_text=_help(spec)
+        )
+    if spec.type == "integer":
+        return serializers.IntegerField(
+            default=int(spec.neutral or 0), help_text=_help(spec), **limits
+        )
+    return serializers.FloatField(default=float(spec.neutral or 0), help_text=_help(spec), **limits)
+
+
+class GilbertElliottSerializer(serializers.Serializer[dict[str, float]]):
+    """Gilbert–Elliott bursty loss (two-state Markov chain), all in percent."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        spec = FIELDS["gilbert_elliott"]
+        out: dict[str, serializers.Field[Any, Any, Any, Any]] = {}
+        for part in spec.parts:
+            kwargs: dict[str, Any] = {
+                "min_value": part.minimum,
+                "max_value": part.maximum,
+                "help_text": _help(part),
+            }
+            if part.name in spec.required:
+                kwargs["required"] = True
+            else:
+                kwargs["default"] = float(part.neutral or 0)
+            out[part.name] = serializers.FloatField(**kwargs)
+        return out
+
+
+class DirectionSerializer(serializers.Serializer[dict[str, Any]]):
+    """One direction's impairment: every agent field but the station's queue limit.
+
+    Omitted fields are neutral. Validation is :func:`netem_profile.parse_profile`'s (types,
+    limits, and netem's rules such as "reordering needs a delay"); the validated value is
+    the complete direction (every field explicit).
+    """
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {name: _registry_field(FIELDS[name]) for name in SCENARIO_FIELDS}
+
+    def _direction(self) -> str:
+        return self.field_name if self.field_name in DIRECTIONS else "upstream"
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        name = self._direction()
         if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
+            unknown = sorted(set(data) - set(SCENARIO_FIELDS) - set(STATION_FIELDS))
             if unknown:
-                allowed = ", ".join(self.fields)
                 raise serializers.ValidationError(
-                    f"Unknown field(s) {', '.join(unknown)}; allowed: {allowed}."
+                    f"Unknown field(s) {', '.join(unknown)}; allowed: {', '.join(SCENARIO_FIELDS)}"
                 )
-        return super().to_internal_value(data)
+        try:
+            return checked_direction(name, data)
+        except ProfileError as exc:
+            raise serializers.ValidationError(_nested_errors(name, exc.errors)) from None
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        return dict(instance)
+
+
+def _nested_errors(direction: str, errors: list[dict[str, str]]) -> Any:
+    """Agent errors (``downstream.gilbert_elliott.p_pct``) as DRF's nested error dict.
+
+    Each message starts with the full path, so it names the field and the limit even
+    where a client shows only the text.
+    """
+    nested: dict[str, Any] = {}
+    loose: list[str] = []
+    for error in errors:
+        parts = error["path"].split(".")
+        text = f"{error['path']}: {error['message']}"
+        if parts[0] != direction or len(parts) == 1:
+            loose.append(text)
+            continue
+        node = nested
+        for part in parts[1:-1]:
+            child = node.setdefault(part, {})
+            node = child if isinstance(child, dict) else node
+        node.setdefault(parts[-1], []).append(text)
+    if loose and not nested:
+        return loose
+    if loose:
+        nested["non_field_errors"] = loose
+    return nested
 
 
 class GameSerializer(serializers.ModelSerializer[Game]):
@@ -122,9 +225,17 @@ class ScenarioWriteSerializer(serializers.ModelSerializer[Scenario]):
             "retired_in_version": instance.retired_in_version,
         }
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        from qoelab.stations.agent_client import validate_profile
+    def to_internal_value(self, data: Any) -> Any:
+        """A direction given for an existing row changes only the fields it names."""
+        instance: Scenario | None = self.instance
+        if instance is not None and isinstance(data, dict):
+            data = dict(data)
+            for direction, prefix in DIRECTION_PREFIXES.items():
+                if isinstance(data.get(direction), dict):
+                    data[direction] = {**instance.direction(prefix), **data[direction]}
+        return super().to_internal_value(data)
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         instance: Scenario | None = self.instance
         if instance is not None:
             if instance.retired_in_version is not None:
@@ -147,28 +258,23 @@ class ScenarioWriteSerializer(serializers.ModelSerializer[Scenario]):
             raise serializers.ValidationError(
                 {"is_baseline": "the study already has a baseline scenario"}
             )
-        directions = {}
-        for direction, prefix in DIRECTION_PREFIXES.items():
-            current = instance.direction(prefix) if instance else {}
-            directions[direction] = {
-                **DirectionSerializer().to_internal_value({}),
-                **current,
-                **attrs.get(direction, {}),
-            }
-        problems = validate_profile(directions)
-        if problems:
-            raise serializers.ValidationError(
-                {"profile": [f"{p['path']}: {p['message']}" for p in problems]}
-            )
         return attrs
 
 
 def flatten_directions(data: dict[str, Any]) -> dict[str, Any]:
-    """Turn validated ``{"upstream": {...}, "downstream": {...}}`` into model field values."""
+    """Validated ``{"upstream": {...}, "downstream": {...}}`` → model field values.
+
+    Delay, jitter and loss go to their columns, the other fields (only the non-neutral
+    ones) to ``us_extra``/``ds_extra``; a direction not in ``data`` is left untouched.
+    """
     flat = {key: value for key, value in data.items() if key not in DIRECTION_PREFIXES}
     for direction, prefix in DIRECTION_PREFIXES.items():
-        for field, value in (data.get(direction) or {}).items():
+        if data.get(direction) is None:
+            continue
+        columns, extra = split_direction(data[direction])
+        for field, value in columns.items():
             flat[f"{prefix}_{field}"] = value
+        flat[f"{prefix}_extra"] = extra
     return flat
 
 
@@ -222,6 +328,12 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
     )
     questionnaire = QuestionSerializer(many=True, required=False)
     order_policy = serializers.ChoiceField(choices=OrderPolicy.choices, required=False)
+    session_minutes = serializers.FloatField(
+        read_only=True,
+        help_text="Estimated minutes per session: free play + plays × (seconds per scenario "
+        f"+ {RATING_ALLOWANCE_SECONDS} s to rate) / 60, plays = scenarios (+ all but the "
+        "baseline again with the retest round); questionnaires not included.",
+    )
 
     class Meta:
         model = Study
@@ -241,8 +353,9 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
             "retest_round",
             "questionnaire",
             "language",
+            "session_minutes",
         ]
-        read_only_fields = ["version"]
+        read_only_fields = ["version", "session_minutes"]
 
     def validate_questionnaire(self, questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         keys = [q["key"] for q in questions]
@@ -267,3 +380,97 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
                     "ratings (create a new study instead)"
                 )
         return labels
+
+
+# --- the factor catalog and the design generator ---------------------------------------------
+
+
+class FactorColumnsSerializer(serializers.Serializer[dict[str, str]]):
+    downstream = serializers.CharField(help_text="tidy CSV column, e.g. ds_delay_ms")
+    upstream = serializers.CharField(help_text="tidy CSV column, e.g. us_delay_ms")
+
+
+@extend_schema_field({"oneOf": [{"type": "number"}, {"type": "string"}]})
+class LevelField(serializers.JSONField):
+    """A factor level: a number, or one of the choices of a nominal factor."""
+
+
+class FactorSerializer(serializers.Serializer[dict[str, Any]]):
+    """One impairment factor of the registry (``netem_profile.factors.catalog()``)."""
+
+    key = serializers.CharField()
+    # A field named "label" shadows Field.label in the stubs; DRF handles it at run time.
+    label = serializers.CharField()  # type: ignore[assignment]
+    kind = serializers.ChoiceField(choices=["numeric", "nominal"])
+    unit = serializers.CharField(allow_blank=True)
+    minimum = serializers.FloatField(allow_null=True)
+    maximum = serializers.FloatField(allow_null=True)
+    neutral = LevelField()
+    kpi = serializers.CharField(allow_null=True, help_text="policy bound it yields, if any")
+    choices = serializers.ListField(child=serializers.CharField())
+    columns = FactorColumnsSerializer()
+
+
+class DirectionNamesSerializer(serializers.Serializer[dict[str, str]]):
+    downstream = serializers.CharField()
+    upstream = serializers.CharField()
+
+
+class FactorsSerializer(serializers.Serializer[dict[str, Any]]):
+    factors = FactorSerializer(many=True)
+    directions = DirectionNamesSerializer()
+    max_scenarios = serializers.IntegerField(help_text="setting QOELAB_MAX_SCENARIOS")
+
+
+class DesignFactorSerializer(serializers.Serializer[dict[str, Any]]):
+    key = serializers.ChoiceField(choices=list(FACTOR_KEYS))
+    direction = serializers.ChoiceField(choices=list(FACTOR_DIRECTION_NAMES))
+    levels = serializers.ListField(
+        child=LevelField(),
+        min_length=1,
+        max_length=1000,
+        help_text="the first level is the baseline's",
+    )
+
+
+class ProfileSerializer(serializers.Serializer[dict[str, Any]]):
+    """A profile document; an omitted direction (or field) is neutral."""
+
+    upstream = DirectionSerializer(required=False, help_text="client→server impairment")
+    downstream = DirectionSerializer(required=False, help_text="server→client impairment")
+
+
+class DesignSerializer(serializers.Serializer[dict[str, Any]]):
+    kind = serializers.ChoiceField(choices=list(DESIGN_KINDS))
+    # ListSerializer takes max_length (DRF ≥ 3.14); the stubs do not know it yet.
+    factors = DesignFactorSerializer(  # type: ignore[call-arg]
+        many=True, allow_empty=False, max_length=2 * len(FACTORS)
+    )
+    base = ProfileSerializer(
+        required=False, help_text="applied to every scenario below the design's factors"
+    )
+    dry_run = serializers.BooleanField(default=False, help_text="preview only, change nothing")
+
+
+class DesignScenarioSerializer(serializers.Serializer[dict[str, Any]]):
+    code = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
+    is_baseline = serializers.BooleanField()
+    upstream = DirectionSerializer()
+    downstream = DirectionSerializer()
+
+
+class DesignResultSerializer(serializers.Serializer[dict[str, Any]]):
+    count = serializers.IntegerField()
+    session_minutes = serializers.FloatField()
+    scenarios = DesignScenarioSerializer(many=True)
+
+
+class StudyCloneSerializer(serializers.Serializer[dict[str, Any]]):
+    slug = serializers.SlugField(max_length=80)
+    title = serializers.CharField(max_length=200)
+
+    def validate_slug(self, slug: str) -> str:
+        if Study.objects.filter(slug=slug).exists():
+            raise serializers.ValidationError(f"a study {slug!r} exists already")
+        return slug

@@ -3,6 +3,12 @@
 The example study in ``fixtures/studies/`` is such a document. Loading validates the
 whole document first and writes it in one transaction, so a bad document changes nothing;
 loading the same document again is a no-op (idempotent by the study's slug).
+
+A scenario's ``upstream``/``downstream`` take every field of the netem agent's profile but
+the station's queue limit (see :mod:`qoelab.studies.directions`); omitted fields are
+neutral. Exported documents always carry ``delay_ms``, ``jitter_ms`` and ``loss_pct`` and
+the other fields only where they are not neutral, so a delay/jitter/loss study exports
+exactly as it did before the other fields existed.
 """
 
 from __future__ import annotations
@@ -15,9 +21,15 @@ from typing import Any
 from django.db import transaction
 from rest_framework import serializers
 
+from qoelab.studies.directions import checked_direction, compact_direction
 from qoelab.studies.models import Game, Language, PaceClass, Study, scenario_code_validator
 from qoelab.studies.serializers import DirectionSerializer, flatten_directions
-from qoelab.studies.versioning import create_scenario, retire_scenario, update_scenario
+from qoelab.studies.versioning import (
+    create_scenario,
+    max_scenarios,
+    retire_scenario,
+    update_scenario,
+)
 
 DOCUMENT_FORMAT = "qoelab.study/v1"
 
@@ -58,6 +70,12 @@ class _StudyDocument(serializers.Serializer[dict[str, Any]]):
         return games
 
     def validate_scenarios(self, scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        limit = max_scenarios()
+        if len(scenarios) > limit:
+            raise serializers.ValidationError(
+                f"the document has {len(scenarios)} scenarios; a study may have at most "
+                f"{limit} (QOELAB_MAX_SCENARIOS)"
+            )
         _reject_duplicates([scenario["code"] for scenario in scenarios], "scenario code")
         baselines = [s["code"] for s in scenarios if s["is_baseline"]]
         if len(baselines) != 1:
@@ -135,7 +153,9 @@ class LoadResult:
 
 
 @transaction.atomic
-def load_study_document(document: dict[str, Any], owner: Any = None) -> LoadResult:
+def load_study_document(
+    document: Any, owner: Any = None, *, create_only: bool = False
+) -> LoadResult:
     """Create the study, or bring an existing one with the same slug in line with it.
 
     Games and scenarios are matched by name and code; entries missing from the document
@@ -144,6 +164,7 @@ def load_study_document(document: dict[str, Any], owner: Any = None) -> LoadResu
     ``owner`` (a user) becomes the study's owner when given. ``language`` (the
     participant's screens, ``en`` or ``de``) is optional: a new study without it gets
     English, an existing study keeps its language unless the document names one.
+    ``create_only`` refuses a slug that exists (an import never changes another study).
     """
     data = validate_study_document(document)
     study, created = Study.objects.select_for_update().get_or_create(
@@ -154,6 +175,10 @@ def load_study_document(document: dict[str, Any], owner: Any = None) -> LoadResu
             "language": data.get("language", Language.EN),
         },
     )
+    if create_only and not created:
+        raise StudyDocumentError(
+            f"slug: a study {data['slug']!r} exists already; choose another slug"
+        )
     changed = created
     if owner is not None and study.owner_id != owner.pk:
         study.owner = owner
@@ -225,14 +250,8 @@ def _sync_scenarios(study: Study, scenarios: list[dict[str, Any]]) -> bool:
         values = flatten_directions(
             {
                 **{k: v for k, v in entry.items() if k != "code"},
-                "upstream": {
-                    **DirectionSerializer().to_internal_value({}),
-                    **entry.get("upstream", {}),
-                },
-                "downstream": {
-                    **DirectionSerializer().to_internal_value({}),
-                    **entry.get("downstream", {}),
-                },
+                "upstream": entry.get("upstream") or checked_direction("upstream", {}),
+                "downstream": entry.get("downstream") or checked_direction("downstream", {}),
             }
         )
         values["position"] = position
@@ -264,8 +283,8 @@ def export_study_document(study: Study) -> dict[str, Any]:
                 "code": scenario.code,
                 "label": scenario.label,
                 "is_baseline": scenario.is_baseline,
-                "upstream": scenario.direction("us"),
-                "downstream": scenario.direction("ds"),
+                "upstream": compact_direction(scenario.direction("us")),
+                "downstream": compact_direction(scenario.direction("ds")),
             }
             for scenario in study.active_scenarios()
         ],

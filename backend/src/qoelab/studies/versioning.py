@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Max
 
+from qoelab.core.errors import BadRequest
 from qoelab.studies.models import Scenario, Study
 
 SCENARIO_VALUE_FIELDS = (
@@ -24,10 +26,38 @@ SCENARIO_VALUE_FIELDS = (
     "us_delay_ms",
     "us_jitter_ms",
     "us_loss_pct",
+    "us_extra",
     "ds_delay_ms",
     "ds_jitter_ms",
     "ds_loss_pct",
+    "ds_extra",
 )
+#: What a scenario row means for its ratings (the position only orders the editor's list
+#: and new sessions; a session keeps its own order).
+SCENARIO_MEANING_FIELDS = tuple(f for f in SCENARIO_VALUE_FIELDS if f != "position")
+#: The model's defaults, for values an entry leaves out.
+_UNSET_VALUES: dict[str, Any] = {
+    "label": "",
+    "is_baseline": False,
+    **{f"{p}_{q}": 0.0 for p in ("us", "ds") for q in ("delay_ms", "jitter_ms", "loss_pct")},
+    "us_extra": {},
+    "ds_extra": {},
+}
+
+
+def max_scenarios() -> int:
+    """The most scenarios a study may have (setting ``QOELAB_MAX_SCENARIOS``, default 100)."""
+    return int(settings.QOELAB_MAX_SCENARIOS)
+
+
+def check_scenario_count(count: int) -> None:
+    """Refuse a study that would have more than :func:`max_scenarios` scenarios (400)."""
+    limit = max_scenarios()
+    if count > limit:
+        raise BadRequest(
+            f"The study would have {count} scenarios; a study may have at most {limit} "
+            "(QOELAB_MAX_SCENARIOS)."
+        )
 
 
 def study_is_locked(study: Study) -> bool:
@@ -48,6 +78,7 @@ def _lock(study: Study) -> Study:
 @transaction.atomic
 def create_scenario(study: Study, values: dict[str, Any]) -> Scenario:
     study = _lock(study)
+    check_scenario_count(study.active_scenarios().count() + 1)
     if "position" not in values:
         last = study.active_scenarios().aggregate(m=Max("position"))["m"]
         values = {**values, "position": 0 if last is None else last + 1}
@@ -89,3 +120,48 @@ def retire_scenario(scenario: Scenario) -> None:
         return
     version = _bump_version(study)
     Scenario.objects.filter(pk=scenario.pk).update(retired_in_version=version)
+
+
+@transaction.atomic
+def replace_scenarios(study: Study, entries: list[dict[str, Any]]) -> list[Scenario]:
+    """Make ``entries`` (model values with ``code``, in order) the study's scenarios.
+
+    An active row with the same code and the same meaning (label, baseline flag,
+    impairment) is kept and only moves to its new position; every other active row is
+    retired — deleted outright while the study has no sessions — and the new rows are
+    created. A study with sessions gets one new version for the whole replacement.
+    Returns the study's active scenarios in order.
+    """
+    study = _lock(study)
+    check_scenario_count(len(entries))
+    active = {
+        s.code: s
+        for s in Scenario.objects.select_for_update().filter(
+            study=study, retired_in_version__isnull=True
+        )
+    }
+    kept: dict[str, Scenario] = {}
+    for entry in entries:
+        row = active.get(entry["code"])
+        if row is not None and all(
+            getattr(row, field) == entry.get(field, _UNSET_VALUES[field])
+            for field in SCENARIO_MEANING_FIELDS
+        ):
+            kept[row.code] = row
+    gone = [row for code, row in active.items() if code not in kept]
+    new = [entry for entry in entries if entry["code"] not in kept]
+    locked = study_is_locked(study)
+    version = _bump_version(study) if locked and (gone or new) else study.version
+    if locked:
+        Scenario.objects.filter(pk__in=[row.pk for row in gone]).update(retired_in_version=version)
+    else:
+        Scenario.objects.filter(pk__in=[row.pk for row in gone]).delete()
+    for position, entry in enumerate(entries):
+        row = kept.get(entry["code"])
+        if row is None:
+            values = {k: v for k, v in entry.items() if k in SCENARIO_VALUE_FIELDS}
+            values["position"] = position
+            Scenario.objects.create(study=study, code=entry["code"], version=version, **values)
+        elif row.position != position:
+            Scenario.objects.filter(pk=row.pk).update(position=position)
+    return list(study.active_scenarios().order_by("position", "id"))

@@ -5,27 +5,54 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from netem_profile import DIRECTION_LABELS, catalog
 from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from qoelab.core.api import filter_by_id
-from qoelab.core.errors import Conflict
+from qoelab.core.errors import BadRequest, Conflict
 from qoelab.studies.access import StudyDesignPermission, accessible_studies
+from qoelab.studies.cloning import clone_study
+from qoelab.studies.design_generator import (
+    DesignError,
+    DesignFactor,
+    generate_design,
+    session_minutes,
+)
 from qoelab.studies.models import Game, Scenario, Study
 from qoelab.studies.serializers import (
+    DesignResultSerializer,
+    DesignSerializer,
+    FactorsSerializer,
     GameWriteSerializer,
     ScenarioWriteSerializer,
+    StudyCloneSerializer,
     StudyDetailSerializer,
     StudySummarySerializer,
     flatten_directions,
 )
-from qoelab.studies.study_document import game_has_sessions
+from qoelab.studies.study_document import (
+    StudyDocumentError,
+    game_has_sessions,
+    load_study_document,
+)
 from qoelab.studies.versioning import (
     create_scenario,
+    max_scenarios,
+    replace_scenarios,
     retire_scenario,
     study_is_locked,
     update_scenario,
@@ -71,6 +98,122 @@ class StudyViewSet(viewsets.ModelViewSet[Study]):
         if study_is_locked(instance):
             raise Conflict("the study has sessions (and maybe ratings); it cannot be deleted")
         instance.delete()
+
+    def _detail(self, study: Study, status_code: int = status.HTTP_200_OK) -> Response:
+        fresh = self.get_queryset().get(pk=study.pk)
+        return Response(StudyDetailSerializer(fresh).data, status=status_code)
+
+    @extend_schema(
+        request=DesignSerializer,
+        responses={
+            200: DesignResultSerializer,
+            400: OpenApiResponse(description='{"detail": "…"} or field errors'),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def design(self, request: Request, pk: str | None = None) -> Response:
+        """Generate scenarios from factors and levels (grid or one factor at a time).
+
+        ``dry_run`` previews (count, session length, scenarios); otherwise the scenarios
+        replace the study's, with the versioning rules of scenario edits (a study with
+        sessions retires its old rows and gets a new version).
+        """
+        study = self.get_object()
+        request_data = DesignSerializer(data=request.data)
+        request_data.is_valid(raise_exception=True)
+        data = request_data.validated_data
+        factors = [
+            DesignFactor(f["key"], f["direction"], tuple(f["levels"])) for f in data["factors"]
+        ]
+        try:
+            scenarios = generate_design(
+                data["kind"], factors, data.get("base"), max_scenarios=max_scenarios()
+            )
+        except DesignError as exc:
+            raise BadRequest(str(exc)) from None
+        if not data["dry_run"]:
+            replace_scenarios(
+                study,
+                [
+                    {
+                        "code": s.code,
+                        **flatten_directions(
+                            {
+                                "label": s.label,
+                                "is_baseline": s.is_baseline,
+                                "upstream": s.upstream,
+                                "downstream": s.downstream,
+                            }
+                        ),
+                    }
+                    for s in scenarios
+                ],
+            )
+        minutes = session_minutes(
+            len(scenarios),
+            seconds_per_scenario=study.seconds_per_scenario,
+            free_play_minutes=study.free_play_minutes,
+            retest_round=study.retest_round,
+        )
+        return Response(
+            {
+                "count": len(scenarios),
+                "session_minutes": minutes,
+                "scenarios": [s.to_dict() for s in scenarios],
+            }
+        )
+
+    @extend_schema(request=StudyCloneSerializer, responses={201: StudyDetailSerializer})
+    @action(detail=True, methods=["post"])
+    def clone(self, request: Request, pk: str | None = None) -> Response:
+        """A new study (owned by the caller) with this study's games, current scenarios,
+        questionnaire and settings; no sessions, participants or members. A study's design
+        is public, so any researcher may clone any study."""
+        source = get_object_or_404(Study, pk=pk)
+        body = StudyCloneSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        study = clone_study(
+            source,
+            slug=body.validated_data["slug"],
+            title=body.validated_data["title"],
+            owner=request.user,
+        )
+        return self._detail(study, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={
+            201: StudyDetailSerializer,
+            400: OpenApiResponse(description='{"detail": "where: why; …"}'),
+        },
+    )
+    @action(detail=False, methods=["post"], url_path="import-design")
+    def import_design(self, request: Request) -> Response:
+        """Create a study (owned by the caller) from a ``qoelab.study/v1`` document; its
+        slug must be new (an import never changes an existing study)."""
+        try:
+            result = load_study_document(request.data, owner=request.user, create_only=True)
+        except StudyDocumentError as exc:
+            raise BadRequest(str(exc)) from None
+        return self._detail(result.study, status.HTTP_201_CREATED)
+
+
+class FactorsView(APIView):
+    """The impairment factors a study can vary (public, like a study's design)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: FactorsSerializer})
+    def get(self, request: Request) -> Response:
+        """The factor registry with limits, units and tidy CSV columns, the direction
+        names, and the most scenarios a study may have."""
+        return Response(
+            {
+                "factors": catalog(),
+                "directions": {name: DIRECTION_LABELS[name] for name in ("downstream", "upstream")},
+                "max_scenarios": max_scenarios(),
+            }
+        )
 
 
 def check_study_access(request: Request, study: Study) -> None:
@@ -165,8 +308,5 @@ class ScenarioViewSet(viewsets.ModelViewSet[Scenario]):
 
 
 def _model_values(data: dict[str, Any], base: Scenario | None = None) -> dict[str, Any]:
-    """Validated API data → model fields (partial directions merge with ``base``)."""
-    for direction, prefix in (("upstream", "us"), ("downstream", "ds")):
-        if direction in data and base is not None:
-            data[direction] = {**base.direction(prefix), **data[direction]}
+    """Validated API data → model fields (the serializer merged partial directions)."""
     return flatten_directions(data)

@@ -30,6 +30,7 @@ from qoelab.runs.services.transitions import (
 )
 from qoelab.runs.state_machine import LEASED_STATES, State
 from qoelab.stations.agent_client import AgentError
+from qoelab.studies.directions import SCENARIO_FIELDS
 
 
 def catch_up(session: Session, now: datetime, *, renew: bool = True) -> None:
@@ -79,12 +80,12 @@ def renew_lease(session: Session, now: datetime, *, force: bool = False) -> None
     session.save(update_fields=["lease_renewed_at", "updated_at"])
 
 
-def verified_fields(installed: dict[str, Any]) -> dict[str, dict[str, float]]:
-    """The per-direction delay, jitter and loss that a verification compares."""
+def verified_fields(installed: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The scenario's fields of the verified read-back, per direction: every field of the
+    agent's profile but the station's queue limit (that one is compared as the neutral
+    default, which is what the station installs)."""
     return {
-        direction: {
-            k: float(installed[direction][k]) for k in ("delay_ms", "jitter_ms", "loss_pct")
-        }
+        direction: {k: v for k, v in installed[direction].items() if k in SCENARIO_FIELDS}
         for direction in ("upstream", "downstream")
     }
 

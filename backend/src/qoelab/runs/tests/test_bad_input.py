@@ -114,11 +114,12 @@ def test_study_game_and_scenario_writes(lab: Lab, example_study: Study) -> None:
     rejected(
         lambda: c.post(
             "/api/v1/scenarios/",
-            {"study": sid, "code": "J1", "upstream": {"delay_ms": 10, "jitter_ms": 50}},
+            {"study": sid, "code": "J1", "upstream": {"delay_ms": 10, "jitter_ms": 3000}},
             format="json",
         ),
         400,
-        "jitter_ms",
+        "upstream.jitter_ms",
+        "at most 2147 ms",
     )
     rejected(
         lambda: c.post("/api/v1/scenarios/", {"study": sid, "code": "D1"}, format="json"),
@@ -139,7 +140,8 @@ def test_study_game_and_scenario_writes(lab: Lab, example_study: Study) -> None:
             format="json",
         ),
         400,
-        "loss_pct",
+        "downstream.loss_pct",
+        "greater than the maximum of 100",
     )
     rejected(
         lambda: c.post("/api/v1/scenarios/", {"study": sid, "code": "lower"}, format="json"),

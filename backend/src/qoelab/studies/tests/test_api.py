@@ -40,8 +40,25 @@ def test_detail_nests_games_and_per_direction_scenarios(example_study: Study) ->
         "A2",
     ]
     a1 = next(s for s in body["scenarios"] if s["code"] == "A1")
-    assert a1["upstream"] == {"delay_ms": 120.0, "jitter_ms": 0.0, "loss_pct": 1.0}
-    assert a1["downstream"] == {"delay_ms": 0.0, "jitter_ms": 0.0, "loss_pct": 0.0}
+    # Every field of the agent's profile but the station's queue limit, neutral unless set.
+    neutral = {
+        "delay_ms": 0.0,
+        "jitter_ms": 0.0,
+        "jitter_distribution": "normal",
+        "delay_correlation_pct": 0.0,
+        "loss_pct": 0.0,
+        "loss_correlation_pct": 0.0,
+        "gilbert_elliott": None,
+        "rate_kbit": 0,
+        "duplicate_pct": 0.0,
+        "reorder_pct": 0.0,
+        "reorder_correlation_pct": 0.0,
+        "corrupt_pct": 0.0,
+    }
+    assert a1["upstream"] == neutral | {"delay_ms": 120.0, "loss_pct": 1.0}
+    assert a1["downstream"] == neutral
+    # 10 min free play + 10 scenarios × (60 s + 20 s rating allowance) = 23.3 min
+    assert body["session_minutes"] == 23.3
     assert {g["pace"] for g in body["games"]} == {"fast", "medium", "slow"}
 
 
