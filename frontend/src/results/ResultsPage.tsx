@@ -8,18 +8,7 @@ import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { StudyNav, useStudyId } from '../console/ui';
 import { AnalysisProgress } from './AnalysisProgress';
 import type { AnalysisDoc } from './analysisTypes';
-import {
-  CdfFigure,
-  HeatmapFigure,
-  InterRaterFigure,
-  IntraRaterFigure,
-  MosOverFactorFigure,
-  MosPerScenarioFigure,
-  SosFigure,
-  ThresholdsFigure,
-  TreeFigure,
-  WeightsFigure,
-} from './charts/figures';
+import { ExplorerFigures } from './ExplorerFigures';
 import { parseCSVRecords } from './csv';
 import { gameNames, scenarioCodes, toTidyRatings } from './transforms';
 import type { TidyRating } from './transforms';
@@ -97,6 +86,9 @@ function Explorer({ study }: { study: StudyDetail }) {
 
   return (
     <div className="explorer">
+      <p className="explorer__links">
+        <Link to={`/console/studies/${study.id}/policy`}>Policy: KPI bounds and controller downloads →</Link>
+      </p>
       <div className="explorer__toolbar" role="group" aria-label="Filters">
         <div className="field">
           <label htmlFor={gameId}>Game</label>
@@ -158,45 +150,23 @@ function Explorer({ study }: { study: StudyDetail }) {
       {docs.all && raters === 'reliable' && !docs.reliable && (
         <p className="banner banner--warn">Showing all raters until the reliable-raters analysis is ready.</p>
       )}
+      {primary && primary.meta.n_ratings === 0 && (
+        <p className="banner banner--warn" role="status" data-empty-study>
+          No ratings yet: the figures fill in once sessions are completed (Sessions tab).
+        </p>
+      )}
       {primary && (
-        <>
-          <section aria-labelledby="sec-mos">
-            <h2 id="sec-mos" className="explorer__section">
-              Quality per scenario
-            </h2>
-            <MosPerScenarioFigure doc={primary} games={games} scenarios={scenarios} group={groupText} />
-            <div className="figure-grid">
-              <MosOverFactorFigure docs={docs} games={games} factor="delay" />
-              <MosOverFactorFigure docs={docs} games={games} factor="loss" />
-            </div>
-            <div className="figure-grid">
-              {ratings ? (
-                <HeatmapFigure ratings={ratings} games={games} raters={reliableSet} group={groupText} />
-              ) : (
-                <p className="status">{ratingsError ? `The ratings could not be loaded: ${ratingsError}` : 'Loading the ratings…'}</p>
-              )}
-              <CdfFigure doc={primary} games={games} group={groupText} />
-            </div>
-          </section>
-          <section aria-labelledby="sec-reliability">
-            <h2 id="sec-reliability" className="explorer__section">
-              Raters
-            </h2>
-            <div className="figure-grid">
-              <IntraRaterFigure doc={docs.all ?? primary} />
-              <InterRaterFigure doc={docs.all ?? primary} games={games} />
-            </div>
-            <SosFigure doc={primary} games={games} group={groupText} />
-          </section>
-          <section aria-labelledby="sec-kpi">
-            <h2 id="sec-kpi" className="explorer__section">
-              Key quality indicators
-            </h2>
-            <WeightsFigure doc={primary} />
-            <TreeFigure doc={primary} />
-            <ThresholdsFigure doc={primary} paces={paces} />
-          </section>
-        </>
+        <ExplorerFigures
+          docs={docs}
+          primary={primary}
+          games={games}
+          scenarios={scenarios}
+          group={groupText}
+          paces={paces}
+          ratings={ratings}
+          ratingsError={ratingsError}
+          reliableSet={reliableSet}
+        />
       )}
       {!primary && all.state.status === 'idle' && !current && (
         <p>

@@ -17,12 +17,41 @@ export interface Condition {
   ci95_high: number | null;
   gob_pct: number | null;
   pow_pct: number | null;
-  ds_delay_ms: number;
-  us_delay_ms: number;
-  ds_loss_pct: number;
-  us_loss_pct: number;
   /** Count per score, keys "1".."5". */
   distribution: Record<string, number>;
+  /**
+   * Every factor column present in the data (`ds_<key>` / `us_<key>`, see
+   * `meta.factor_info`): its value in this scenario. Documents stored before the factor
+   * registry carry only the four of table 4.1.
+   */
+  [factor: `ds_${string}` | `us_${string}`]: number | string | null | undefined;
+}
+
+/** One factor column of the data (`meta.factor_info`, from netem_profile.factors). */
+export interface FactorInfo {
+  direction: 'downstream' | 'upstream';
+  key: string;
+  label: string;
+  unit: string;
+  kind: 'numeric' | 'nominal';
+}
+
+/** Analysis sections that can be "not computable yet", each with a plain-words reason. */
+export type NoteSection = 'sos_hypothesis' | 'reliability.intra' | 'reliability.inter' | 'weights' | 'tree' | 'thresholds' | 'subject_model';
+
+export type RaterStatus = 'reliable' | 'unreliable' | 'not_assessable';
+
+/** One rater of the subject model (bias and inconsistency, ITU-T P.910 annex). */
+export interface SubjectRater {
+  rater_id: string;
+  n?: number;
+  bias: number | null;
+  bias_ci95_low?: number | null;
+  bias_ci95_high?: number | null;
+  inconsistency: number | null;
+  inconsistency_ci95_low?: number | null;
+  inconsistency_ci95_high?: number | null;
+  status?: string;
 }
 
 export interface SosFit {
@@ -41,6 +70,9 @@ export interface IntraRater {
   rho: number | null;
   reliable: boolean;
   n_correlations?: number;
+  /** Absent in documents stored before `not_assessable` existed (then: `reliable` decides). */
+  status?: RaterStatus;
+  reason?: string;
   [group: string]: unknown;
 }
 
@@ -53,7 +85,8 @@ export interface InterRater {
   mean: number | null;
   mean_abs: number | null;
   sd: number | null;
-  quantiles: Record<string, number | null>;
+  /** `null` when the pairs are too few (e.g. one rater per game). */
+  quantiles: Record<string, number | null> | null;
 }
 
 export interface TreeNode {
@@ -78,15 +111,17 @@ export interface ThresholdValue {
   resolution_note?: string;
 }
 
+/** Only the KPIs whose factor varies in the design are present. */
 export interface DirectionThresholds {
-  max_delay_ms: ThresholdValue;
-  max_loss_pct: ThresholdValue;
+  max_delay_ms?: ThresholdValue;
+  max_jitter_ms?: ThresholdValue;
+  max_loss_pct?: ThresholdValue;
 }
 
 export interface PaceThresholds {
-  downstream: DirectionThresholds;
-  upstream: DirectionThresholds;
-  both: DirectionThresholds;
+  downstream?: DirectionThresholds;
+  upstream?: DirectionThresholds;
+  both?: DirectionThresholds;
 }
 
 export interface AnalysisDoc {
@@ -101,6 +136,19 @@ export interface AnalysisDoc {
     games: Record<string, string>;
     factors: string[];
     qoe_analysis_version?: string;
+    /** The factor columns that vary and are analysed (registry order). */
+    network_factors?: string[];
+    /** Factor columns present but constant: their one value. */
+    constant_factors?: Record<string, number | string | null>;
+    /** Every factor column present in the data. */
+    factor_info?: Record<string, FactorInfo>;
+  };
+  /** What is not computable yet, per section, in plain words. */
+  notes?: Partial<Record<NoteSection, string>>;
+  subject_model?: {
+    status?: string;
+    raters: SubjectRater[];
+    not_identifiable?: { kind?: string; reason: string; raters?: number[] }[];
   };
   conditions: Condition[];
   sos_hypothesis: SosSection & {
@@ -115,6 +163,8 @@ export interface AnalysisDoc {
     reliable_raters: string[];
     inter: InterRater[];
     rejected_by_rule: Record<string, string[]>;
+    /** Per rater and screening rule: its status (newer documents). */
+    rater_status?: ({ rater_id: string } & Record<string, string>)[];
   };
   weights: {
     target: string;
@@ -125,7 +175,8 @@ export interface AnalysisDoc {
   tree: {
     method: string;
     training_accuracy: number | null;
-    root: TreeNode;
+    /** `null` when the tree is not computable (see `notes.tree`). */
+    root: TreeNode | null;
     rules: { text: string; prediction: string; n: number; p_acceptable: number | null }[];
   };
   thresholds: {

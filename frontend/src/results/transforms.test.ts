@@ -152,7 +152,9 @@ describe('table 4.2 weightRows', () => {
 
 describe('fig. 4.10 layoutTree', () => {
   it('places leaves in consecutive slots and parents above the middle of their children', () => {
-    const { nodes, width, depth } = layoutTree(testDoc().tree.root);
+    const root = testDoc().tree.root;
+    if (!root) throw new Error('the test document has a tree');
+    const { nodes, width, depth } = layoutTree(root);
     expect(nodes).toHaveLength(5);
     expect(width).toBe(3);
     expect(depth).toBe(2);

@@ -5,6 +5,7 @@
  */
 import { ALL_GAMES } from './analysisTypes';
 import type { AnalysisDoc, Condition, TreeNode } from './analysisTypes';
+import { factorTitle } from './factors';
 
 export type RaterGroup = 'all' | 'reliable';
 
@@ -70,12 +71,13 @@ export interface FactorSeries {
 }
 
 /**
- * MOS at each level of the scenario group (`delay_only`: B, D1–D3 by one-way delay;
- * `loss_only`: B, L1, L2 by loss per direction), per game, for all and for reliable raters.
+ * MOS at each level of a scenario group of the analysis (`reliability.scenario_groups`;
+ * table 4.1: `delay_only`: B, D1–D3 by one-way delay, `loss_only`: B, L1, L2 by loss per
+ * direction), per game, for all and for reliable raters.
  */
 export function mosOverFactor(
   docs: { all: AnalysisDoc | null; reliable: AnalysisDoc | null },
-  group: 'delay_only' | 'loss_only',
+  group: string,
   games: readonly string[],
 ): { levels: { scenario: string; x: number }[]; series: FactorSeries[] } {
   const source = docs.all ?? docs.reliable;
@@ -244,9 +246,10 @@ export function interRater(doc: AnalysisDoc, games: readonly string[]): { groups
       n_raters: r.n_raters,
       mean: r.mean,
       sd: r.sd,
-      q25: r.quantiles.q25 ?? null,
-      median: r.quantiles.q50 ?? null,
-      q75: r.quantiles.q75 ?? null,
+      // null quantiles: too few rater pairs (e.g. one rater per game)
+      q25: r.quantiles?.q25 ?? null,
+      median: r.quantiles?.q50 ?? null,
+      q75: r.quantiles?.q75 ?? null,
     }));
   const groups = [...new Set(rows.map((r) => r.group))];
   return { groups, rows };
@@ -289,14 +292,18 @@ export const FACTOR_LABELS: Record<string, string> = {
   willing_to_pay: 'Willing to pay',
 };
 
-export function factorLabel(factor: string): string {
-  return FACTOR_LABELS[factor] ?? factor.replace(/_/g, ' ');
+/** A factor's label: table 4.2's wording for its factors, else the registry's (`meta.factor_info`). */
+export function factorLabel(factor: string, doc: AnalysisDoc | null = null): string {
+  const fixed = FACTOR_LABELS[factor];
+  if (fixed) return fixed;
+  if (/^(ds|us)_/.test(factor)) return factorTitle(doc, factor);
+  return factor.replace(/_/g, ' ');
 }
 
 export function weightRows(doc: AnalysisDoc): { factor: string; label: string; rapidminer: number | null; weka: number | null }[] {
   const factors = [...new Set([...Object.keys(doc.weights.rapidminer), ...Object.keys(doc.weights.weka)])];
   return factors
-    .map((factor) => ({ factor, label: factorLabel(factor), rapidminer: doc.weights.rapidminer[factor] ?? null, weka: doc.weights.weka[factor] ?? null }))
+    .map((factor) => ({ factor, label: factorLabel(factor, doc), rapidminer: doc.weights.rapidminer[factor] ?? null, weka: doc.weights.weka[factor] ?? null }))
     .sort((x, y) => (y.rapidminer ?? -1) - (x.rapidminer ?? -1) || x.factor.localeCompare(y.factor));
 }
 
@@ -314,7 +321,8 @@ export interface LaidOutNode {
 }
 
 /** Tidy tree layout: leaves get consecutive x slots; an inner node sits above its children. */
-export function layoutTree(root: TreeNode): { nodes: LaidOutNode[]; width: number; depth: number } {
+/** `collapsed`: ids of inner nodes drawn as leaves (their subtree hidden). */
+export function layoutTree(root: TreeNode, collapsed: ReadonlySet<string> = new Set()): { nodes: LaidOutNode[]; width: number; depth: number } {
   const nodes: LaidOutNode[] = [];
   let nextLeaf = 0;
   let maxDepth = 0;
@@ -323,7 +331,7 @@ export function layoutTree(root: TreeNode): { nodes: LaidOutNode[]; width: numbe
     const leaf = !node.left || !node.right;
     const entry: LaidOutNode = { id, x: 0, depth, node, parent, edge: node.condition ?? null, leaf };
     nodes.push(entry);
-    if (leaf || !node.left || !node.right) {
+    if (leaf || !node.left || !node.right || collapsed.has(id)) {
       entry.x = nextLeaf;
       nextLeaf += 1;
     } else {
@@ -337,9 +345,9 @@ export function layoutTree(root: TreeNode): { nodes: LaidOutNode[]; width: numbe
   return { nodes, width: nextLeaf, depth: maxDepth };
 }
 
-export function splitLabel(node: TreeNode): string {
+export function splitLabel(node: TreeNode, doc: AnalysisDoc | null = null): string {
   if (!node.split) return '';
-  return factorLabel(node.split.feature);
+  return factorLabel(node.split.feature, doc);
 }
 
 // --- KPI thresholds per game class --------------------------------------------------------
@@ -347,7 +355,7 @@ export function splitLabel(node: TreeNode): string {
 export interface ThresholdRow {
   pace: string;
   direction: string;
-  quantity: 'delay' | 'loss';
+  quantity: 'delay' | 'jitter' | 'loss';
   unit: string;
   tree: number | null;
   bracket: string;
@@ -367,11 +375,14 @@ export function thresholdRows(doc: AnalysisDoc, paces: readonly string[] | null 
   for (const [pace, byDirection] of entries) {
     for (const direction of ['downstream', 'upstream', 'both'] as const) {
       const d = byDirection[direction];
+      // only the KPIs whose factor varies are present
       for (const [quantity, key, unit] of [
         ['delay', 'max_delay_ms', 'ms'],
+        ['jitter', 'max_jitter_ms', 'ms'],
         ['loss', 'max_loss_pct', '%'],
       ] as const) {
-        const v = d[key];
+        const v = d?.[key];
+        if (!v) continue;
         rows.push({
           pace,
           direction,

@@ -20,10 +20,16 @@ export interface FigureProps {
   /** The same data as an accessible table (collapsed by default). */
   table?: ReactNode;
   filename: string;
+  /** Plain-words reason why the figure is not computable yet: shown instead of the chart. */
+  unavailable?: string | null | undefined;
+  /** A remark on what is drawn (e.g. a part that is not computable yet). */
+  note?: ReactNode;
+  /** Extra controls above the chart (factor selectors). */
+  controls?: ReactNode;
 }
 
 /** A figure of the explorer: chart, caption, "Download PNG", "Download CSV", data table. */
-export function Figure({ id, reference, title, caption, points, csv, png, children, table, filename }: FigureProps) {
+export function Figure({ id, reference, title, caption, points, csv, png, children, table, filename, unavailable, note, controls }: FigureProps) {
   const [error, setError] = useState<string | null>(null);
   const savePng = async () => {
     setError(null);
@@ -37,12 +43,19 @@ export function Figure({ id, reference, title, caption, points, csv, png, childr
     }
   };
   return (
-    <figure className="figure card" id={id} data-chart={id} data-points={points} aria-labelledby={`${id}-title`}>
+    <figure
+      className="figure card"
+      id={id}
+      data-chart={id}
+      data-points={unavailable ? 0 : points}
+      data-state={unavailable ? 'not-computable' : 'drawn'}
+      aria-labelledby={`${id}-title`}
+    >
       <div className="figure__head">
         <h3 id={`${id}-title`} className="figure__title">
           <span className="figure__ref">{reference}</span> {title}
         </h3>
-        <div className="figure__actions">
+        <div className="figure__actions" hidden={Boolean(unavailable)}>
           <button type="button" className="button" onClick={() => void savePng()}>
             Download PNG
           </button>
@@ -57,14 +70,30 @@ export function Figure({ id, reference, title, caption, points, csv, png, childr
           </button>
         </div>
       </div>
-      <div className="figure__body">{children}</div>
+      {controls && (
+        <div className="figure__controls" role="group" aria-label={`Options of ${title}`}>
+          {controls}
+        </div>
+      )}
+      {unavailable ? (
+        <p className="figure__unavailable status" data-not-computable={id}>
+          Not computable yet: {unavailable}
+        </p>
+      ) : (
+        <div className="figure__body">{children}</div>
+      )}
+      {note && !unavailable && (
+        <p className="figure__note" data-figure-note={id}>
+          {note}
+        </p>
+      )}
       <figcaption className="figure__caption">{caption}</figcaption>
       {error && (
         <p className="field-error" role="alert">
           PNG export failed: {error}
         </p>
       )}
-      {table && (
+      {table && !unavailable && (
         <details className="figure__data">
           <summary>Data table</summary>
           {table}

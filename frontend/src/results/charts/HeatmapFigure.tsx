@@ -1,4 +1,4 @@
-/** The M1 × M2 heat map of rating pairs per game (fig. 4.8). */
+/** Rating pairs of two scenarios in the same session, per game (table 4.1: M1 × M2, fig. 4.8). */
 import type { Cell } from '../csv';
 import { ratingPairs } from '../transforms';
 import type { TidyRating } from '../transforms';
@@ -8,10 +8,13 @@ import { Figure } from './Figure';
 
 // --- fig. 4.8 ---------------------------------------------------------------------------------
 
-export function HeatmapFigure({ ratings, games, raters, group }: { ratings: TidyRating[]; games: string[]; raters: ReadonlySet<string> | null; group: string }) {
-  const maps = ratingPairs(ratings, games, 'M1', 'M2', 5, raters);
+/** Rating pairs of two scenarios per game (table 4.1: M1 vs M2, fig. 4.8). */
+export function HeatmapFigure({ ratings, games, raters, group, pair = ['M1', 'M2'] }: { ratings: TidyRating[]; games: string[]; raters: ReadonlySet<string> | null; group: string; pair?: [string, string] }) {
+  const [A, B] = pair;
+  const table41 = A === 'M1' && B === 'M2';
+  const maps = ratingPairs(ratings, games, A, B, 5, raters);
   const scores = [1, 2, 3, 4, 5];
-  const header = ['game', 'm1', 'm2', 'sessions', 'share'];
+  const header = ['game', table41 ? 'm1' : A, table41 ? 'm2' : B, 'sessions', 'share'];
   const rows: Cell[][] = maps.flatMap((m) =>
     scores.flatMap((y) => scores.map((x) => [m.game, x, y, m.counts[y - 1]?.[x - 1] ?? 0, m.sessions ? fmt((m.counts[y - 1]?.[x - 1] ?? 0) / m.sessions) : 0])),
   );
@@ -20,7 +23,7 @@ export function HeatmapFigure({ ratings, games, raters, group }: { ratings: Tidy
     tablesToPng(
       maps.map((m) => ({
         title: `${m.game} (n = ${m.sessions} sessions)`,
-        header: ['M2 \\ M1', ...scores.map(String)],
+        header: [`${B} \\ ${A}`, ...scores.map(String)],
         rows: [...scores].reverse().map((y) => [String(y), ...scores.map((x) => String(m.counts[y - 1]?.[x - 1] ?? 0))]),
         fill: (r, c) => {
           if (c === 0) return null;
@@ -30,37 +33,39 @@ export function HeatmapFigure({ ratings, games, raters, group }: { ratings: Tidy
         },
         outline: (r, c) => c > 0 && 5 - r === c,
       })),
-      'Fig. 4.8 — ratings of M1 (loss-dominated) vs M2 (delay-dominated)',
+      table41 ? 'Fig. 4.8 — ratings of M1 (loss-dominated) vs M2 (delay-dominated)' : `Ratings of ${A} vs ${B} in the same session`,
     );
   return (
     <Figure
-      id="m1-m2-heatmap"
-      reference="Fig. 4.8"
-      title="M1 vs M2: which impairment is worse?"
+      id={table41 ? 'm1-m2-heatmap' : 'rating-pairs'}
+      reference={table41 ? 'Fig. 4.8' : 'Compare'}
+      title={table41 ? 'M1 vs M2: which impairment is worse?' : `${A} vs ${B}: which is rated worse?`}
+      unavailable={maps.some((m) => m.sessions > 0) ? null : `no session has rated both ${A} and ${B} yet`}
       caption={
         <>
-          Each cell counts the sessions that rated M1 (mixed, loss-dominated) with the column&apos;s score and M2 (mixed,
-          delay-dominated) with the row&apos;s score; darker = more sessions ({group}). Outlined cells lie on the diagonal
-          (equal ratings); cells right of it prefer M1, cells left of it prefer M2.
+          Each cell counts the sessions that rated {table41 ? 'M1 (mixed, loss-dominated)' : A} with the column&apos;s score and{' '}
+          {table41 ? 'M2 (mixed, delay-dominated)' : B} with the row&apos;s score; darker = more sessions ({group}). Outlined
+          cells lie on the diagonal (equal ratings); cells right of it prefer {A}, cells left of it prefer {B}.
         </>
       }
       points={maps.length * 25}
       csv={{ header, rows }}
       png={png}
-      filename="fig-4-8-m1-m2-heatmap"
+      filename={table41 ? 'fig-4-8-m1-m2-heatmap' : `rating-pairs-${A}-${B}`}
     >
       <div className="heatmaps">
         {maps.map((m) => (
           <div key={m.game} className="heatmap">
-            <table className="heatmap__table" aria-label={`M1 vs M2 ratings, ${m.game}`}>
+            <table className="heatmap__table" aria-label={`${A} vs ${B} ratings, ${m.game}`}>
               <caption>
-                {m.game} — {m.sessions} sessions: {Math.round(m.m1Better * 100)} % prefer M1, {Math.round(m.equal * 100)} %
-                equal, {Math.round(m.m2Better * 100)} % prefer M2
+                {m.game} — {m.sessions} sessions: {Math.round(m.m1Better * 100)} % prefer {A}, {Math.round(m.equal * 100)} %
+                equal, {Math.round(m.m2Better * 100)} % prefer {B}
               </caption>
               <thead>
                 <tr>
                   <th scope="col">
-                    <span className="visually-hidden">M2 score by </span>M2 ↓ / M1 →
+                    <span className="visually-hidden">{B} score by </span>
+                    {B} ↓ / {A} →
                   </th>
                   {scores.map((x) => (
                     <th key={x} scope="col">
@@ -86,7 +91,7 @@ export function HeatmapFigure({ ratings, games, raters, group }: { ratings: Tidy
                           {v}
                           <span className="visually-hidden">
                             {' '}
-                            sessions rated M1 {x} and M2 {y}
+                            sessions rated {A} {x} and {B} {y}
                           </span>
                         </td>
                       );

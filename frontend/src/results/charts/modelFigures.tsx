@@ -44,6 +44,7 @@ export function WeightsFigure({ doc }: { doc: AnalysisDoc }) {
       csv={{ header, rows: csvRows }}
       png={png}
       filename="table-4-2-weights"
+      unavailable={rows.some((r) => r.weka !== null || r.rapidminer !== null) ? null : (doc.notes?.weights ?? 'no factor weight could be computed from these ratings')}
       table={
         <DataTable
           label="Weights of the factors"
@@ -97,7 +98,7 @@ export function ThresholdsFigure({ doc, paces }: { doc: AnalysisDoc; paces: stri
       title="KPI thresholds per game class"
       caption={
         <>
-          Largest delay and loss still acceptable: {doc.thresholds.criterion}. The tree threshold lies between two tested
+          Largest {[...new Set(rows.map((r) => r.quantity))].join(', ') || 'delay and loss'} still acceptable: {doc.thresholds.criterion}. The tree threshold lies between two tested
           levels; the logistic model is given where the design identifies it. Hover a row for the analysis&apos; note.
         </>
       }
@@ -105,6 +106,7 @@ export function ThresholdsFigure({ doc, paces }: { doc: AnalysisDoc; paces: stri
       csv={{ header, rows: csvRows }}
       png={png}
       filename="kpi-thresholds"
+      unavailable={rows.length ? null : (doc.notes?.thresholds ?? 'no KPI factor (delay, jitter or loss) varies in this design')}
     >
       <HeadedTable label="KPI thresholds per game class" header={tableHeader}>
         {rows.map((r, i) => (

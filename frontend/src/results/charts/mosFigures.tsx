@@ -4,7 +4,7 @@ import { Chart as ChartCanvas } from 'react-chartjs-2';
 
 import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
-import { mosOverFactor, mosPerScenario, ratingCdfs } from '../transforms';
+import { factorLabel, mosOverFactor, mosPerScenario, ratingCdfs } from '../transforms';
 import { useChartRef, MOS_AXIS, count, fmt } from './common';
 import { DataTable, Figure } from './Figure';
 import { colour } from './setup';
@@ -40,6 +40,7 @@ export function MosPerScenarioFigure({ doc, games, scenarios, group }: { doc: An
       csv={{ header, rows }}
       png={png}
       filename="fig-4-5-mos-per-scenario"
+      unavailable={data.series.some((x) => count(x.mos) > 0) ? null : 'no ratings yet: run a session first'}
       table={<DataTable label="MOS per scenario and game" header={header} rows={rows} />}
     >
       <div className="chart-box">
@@ -54,15 +55,18 @@ export function MosPerScenarioFigure({ doc, games, scenarios, group }: { doc: An
 export function MosOverFactorFigure({
   docs,
   games,
-  factor,
+  group,
 }: {
   docs: { all: AnalysisDoc | null; reliable: AnalysisDoc | null };
   games: string[];
-  factor: 'delay' | 'loss';
+  /** A scenario group of the analysis (`reliability.scenario_groups`), e.g. table 4.1's `delay_only`. */
+  group: string;
 }) {
   const { ref, png } = useChartRef();
-  const group = factor === 'delay' ? 'delay_only' : 'loss_only';
   const data = mosOverFactor(docs, group, games);
+  const factor = group === 'delay_only' ? 'delay' : group === 'loss_only' ? 'loss' : group;
+  const table41 = factor === 'delay' || factor === 'loss';
+  const doc = docs.all ?? docs.reliable;
   const chartData: ChartData<'line'> = {
     datasets: data.series.map((s) => {
       const i = games.indexOf(s.game);
@@ -83,30 +87,33 @@ export function MosOverFactorFigure({
     scales: {
       x: {
         type: 'linear',
-        title: { display: true, text: factor === 'delay' ? 'One-way delay per direction (ms)' : 'Packet loss per direction (%)' },
+        title: { display: true, text: factor === 'delay' ? 'One-way delay per direction (ms)' : factor === 'loss' ? 'Packet loss per direction (%)' : factorLabel(group, doc) },
       },
       y: MOS_AXIS,
     },
     plugins: { legend: { position: 'bottom' } },
   };
-  const header = ['game', 'raters', 'scenario', factor === 'delay' ? 'delay_ms' : 'loss_pct', 'n', 'mos', 'ci95_low', 'ci95_high'];
+  const header = ['game', 'raters', 'scenario', factor === 'delay' ? 'delay_ms' : factor === 'loss' ? 'loss_pct' : 'level', 'n', 'mos', 'ci95_low', 'ci95_high'];
   const rows: Cell[][] = data.series.flatMap((s) => s.points.map((p) => [s.game, s.group, p.scenario, p.x, p.n, fmt(p.mos), fmt(p.low), fmt(p.high)]));
-  const id = factor === 'delay' ? 'mos-over-delay' : 'mos-over-loss';
+  const id = factor === 'delay' ? 'mos-over-delay' : factor === 'loss' ? 'mos-over-loss' : `mos-over-${group}`;
+  const codes = data.levels.map((l) => l.scenario).join(', ');
+  const points = data.series.reduce((sum, s) => sum + count(s.points.map((p) => p.mos)), 0);
   return (
     <Figure
       id={id}
-      reference={factor === 'delay' ? 'Fig. 4.6' : 'Fig. 4.7'}
-      title={factor === 'delay' ? 'MOS over delay (B, D1–D3)' : 'MOS over packet loss (B, L1, L2)'}
+      reference={factor === 'delay' ? 'Fig. 4.6' : factor === 'loss' ? 'Fig. 4.7' : 'Group'}
+      title={factor === 'delay' ? 'MOS over delay (B, D1–D3)' : factor === 'loss' ? 'MOS over packet loss (B, L1, L2)' : `MOS over ${factorLabel(group, doc)} (${codes})`}
       caption={
         <>
-          MOS with 95 % confidence intervals for the {factor === 'delay' ? 'delay-only' : 'loss-only'} scenarios, per game;
+          MOS with 95 % confidence intervals for the {factor === 'delay' ? 'delay-only' : factor === 'loss' ? 'loss-only' : `"${group}" group's`} scenarios, per game;
           solid lines: all raters, dashed: reliable raters only.
         </>
       }
-      points={data.series.reduce((sum, s) => sum + count(s.points.map((p) => p.mos)), 0)}
+      unavailable={data.levels.length === 0 ? `the analysis found no scenario group "${group}" in this design` : points === 0 ? 'no ratings of these scenarios yet' : null}
+      points={points}
       csv={{ header, rows }}
       png={png}
-      filename={factor === 'delay' ? 'fig-4-6-mos-over-delay' : 'fig-4-7-mos-over-loss'}
+      filename={table41 ? (factor === 'delay' ? 'fig-4-6-mos-over-delay' : 'fig-4-7-mos-over-loss') : `mos-over-${group}`}
       table={<DataTable label={`MOS over ${factor}`} header={header} rows={rows} />}
     >
       <div className="chart-box">
@@ -118,20 +125,25 @@ export function MosOverFactorFigure({
 
 // --- fig. 4.9 ---------------------------------------------------------------------------------
 
-export function CdfFigure({ doc, games, group }: { doc: AnalysisDoc; games: string[]; group: string }) {
+const A_LABEL: Record<string, string> = { A1: 'A1 (client→server impaired)', A2: 'A2 (server→client impaired)' };
+
+/** CDFs of the ratings of two scenarios (table 4.1: A1 vs A2, fig. 4.9). */
+export function CdfFigure({ doc, games, group, pair = ['A1', 'A2'] }: { doc: AnalysisDoc; games: string[]; group: string; pair?: [string, string] }) {
   const { ref, png } = useChartRef();
-  const series = ratingCdfs(doc, games, ['A1', 'A2']);
+  const [first, second] = pair;
+  const table41 = first === 'A1' && second === 'A2';
+  const series = ratingCdfs(doc, games, pair);
   const chartData: ChartData<'line'> = {
     datasets: series.map((s) => {
       const i = games.indexOf(s.game);
       return {
-        label: `${s.game} — ${s.scenario === 'A1' ? 'A1 (client→server impaired)' : 'A2 (server→client impaired)'}`,
+        label: `${s.game} — ${(table41 ? A_LABEL[s.scenario] : undefined) ?? s.scenario}`,
         data: s.cdf.map((p, k) => ({ x: k + 1, y: p })),
         stepped: 'before' as const,
         borderColor: colour(i),
         backgroundColor: colour(i),
-        borderDash: s.scenario === 'A2' ? [6, 4] : [],
-        pointStyle: s.scenario === 'A2' ? 'triangle' : 'circle',
+        borderDash: s.scenario === second ? [6, 4] : [],
+        pointStyle: s.scenario === second ? 'triangle' : 'circle',
       };
     }),
   };
@@ -147,18 +159,19 @@ export function CdfFigure({ doc, games, group }: { doc: AnalysisDoc; games: stri
   const rows: Cell[][] = series.map((s) => [s.game, s.scenario, s.n, ...s.cdf.map((p) => fmt(p))]);
   return (
     <Figure
-      id="a1-a2-cdf"
-      reference="Fig. 4.9"
-      title="Asymmetric impairment: CDFs of the ratings of A1 vs A2"
+      id={table41 ? 'a1-a2-cdf' : 'scenario-cdf'}
+      reference={table41 ? 'Fig. 4.9' : 'Compare'}
+      title={table41 ? 'Asymmetric impairment: CDFs of the ratings of A1 vs A2' : `CDFs of the ratings of ${first} vs ${second}`}
       caption={<>Cumulative share of ratings up to each score ({group}). A curve that rises earlier means worse ratings.</>}
       points={series.length * 5}
       csv={{ header, rows }}
       png={png}
-      filename="fig-4-9-a1-a2-cdf"
-      table={<DataTable label="CDF of the ratings of A1 and A2" header={header} rows={rows} />}
+      filename={table41 ? 'fig-4-9-a1-a2-cdf' : `cdf-${first}-${second}`}
+      unavailable={series.some((s) => s.n > 0) ? null : `no ratings of ${first} or ${second} yet`}
+      table={<DataTable label={`CDF of the ratings of ${first} and ${second}`} header={header} rows={rows} />}
     >
       <div className="chart-box">
-        <ChartCanvas ref={ref as never} type="line" data={chartData} options={options} role="img" aria-label="CDF of the ratings of A1 and A2" />
+        <ChartCanvas ref={ref as never} type="line" data={chartData} options={options} role="img" aria-label={`CDF of the ratings of ${first} and ${second}`} />
       </div>
     </Figure>
   );

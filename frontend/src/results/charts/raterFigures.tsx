@@ -4,16 +4,27 @@ import { Chart as ChartCanvas } from 'react-chartjs-2';
 
 import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
-import { interRater, intraRaterCdf, round, sosPoints } from '../transforms';
+import { factorLabel, interRater, intraRaterCdf, round, sosPoints } from '../transforms';
 import { fmt, useChartRef } from './common';
 import { DataTable, Figure } from './Figure';
 import { colour } from './setup';
 
 // --- fig. 4.2 ---------------------------------------------------------------------------------
 
+/** "delay only (B, D1–D3)" for table 4.1's groups; else the group's name and its scenarios. */
+export function groupLabel(doc: AnalysisDoc, group: string): string {
+  const fixed = GROUP_LABEL[group];
+  if (fixed) return fixed;
+  const codes = Object.keys(doc.reliability.scenario_groups[group] ?? {});
+  const name = /^(ds|us)_/.test(group) ? factorLabel(group, doc) : group.replace(/_/g, ' ');
+  return codes.length ? `${name} (${codes.join(', ')})` : name;
+}
+
 export function IntraRaterFigure({ doc }: { doc: AnalysisDoc }) {
   const { ref, png } = useChartRef();
   const data = intraRaterCdf(doc);
+  const groups = Object.keys(doc.reliability.scenario_groups);
+  const table41 = groups.length === 2 && groups.includes('delay_only') && groups.includes('loss_only');
   const chartData: ChartData<'line'> = {
     datasets: [
       {
@@ -53,15 +64,20 @@ export function IntraRaterFigure({ doc }: { doc: AnalysisDoc }) {
       title="Intra-rater reliability"
       caption={
         <>
-          CDF of each rater&apos;s |ρ| (scores against delay in B, D1–D3 and against loss in B, L1, L2). Raters above the
+          CDF of each rater&apos;s |ρ| (
+          {table41
+            ? 'scores against delay in B, D1–D3 and against loss in B, L1, L2'
+            : `scores against the level within each scenario group: ${groups.map((g) => groupLabel(doc, g)).join('; ') || 'none found'}`}
+          ). Raters above the
           cut-off {data.cutoff} count as reliable: {Math.round(data.shareReliable * 100)} % of {data.points.length}
-          {data.excluded > 0 ? ` (${data.excluded} without a computable ρ not shown)` : ''}.
+          {data.excluded > 0 ? ` (${data.excluded} not assessable — no computable ρ — not shown)` : ''}.
         </>
       }
       points={data.points.length}
       csv={{ header, rows }}
       png={png}
       filename="fig-4-2-intra-rater-cdf"
+      unavailable={data.points.length ? null : (doc.notes?.['reliability.intra'] ?? 'no rater has a computable ρ: needs a scenario group that varies one factor alone, rated with different scores')}
       table={<DataTable label="Intra-rater reliability per rater" header={header} rows={rows} />}
     >
       <div className="chart-box">
@@ -80,7 +96,7 @@ export function InterRaterFigure({ doc, games }: { doc: AnalysisDoc; games: stri
   const data = interRater(doc, games);
   const series = [...games, ...(games.length > 1 ? ['all'] : [])];
   const chartData: ChartData<'bar'> = {
-    labels: data.groups.map((g) => GROUP_LABEL[g] ?? g),
+    labels: data.groups.map((g) => groupLabel(doc, g)),
     datasets: series.map((game, i) => {
       const rows = data.groups.map((g) => data.rows.find((r) => r.game === game && r.group === g));
       return {
@@ -110,6 +126,7 @@ export function InterRaterFigure({ doc, games }: { doc: AnalysisDoc; games: stri
       csv={{ header, rows }}
       png={png}
       filename="fig-4-3-inter-rater"
+      unavailable={rows.some((r) => r[4] !== null) ? null : (doc.notes?.['reliability.inter'] ?? 'needs ≥ 2 raters per game')}
       table={<DataTable label="Inter-rater agreement" header={header} rows={rows} />}
     >
       <div className="chart-box">
@@ -170,6 +187,8 @@ export function SosFigure({ doc, games, group }: { doc: AnalysisDoc; games: stri
       csv={{ header, rows }}
       png={png}
       filename="fig-4-4-sos"
+      unavailable={data.points.length ? null : (doc.notes?.sos_hypothesis ?? 'no condition has ≥ 2 ratings yet')}
+      note={data.a === null && data.points.length ? `The SOS hypothesis is not fitted yet: ${doc.notes?.sos_hypothesis ?? 'too few conditions'}.` : null}
       table={<DataTable label="SOS and MOS per condition" header={header} rows={rows} />}
     >
       <div className="chart-box">

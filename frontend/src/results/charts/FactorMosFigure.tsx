@@ -1,0 +1,106 @@
+/** MOS against any one varying factor, per game, with 95 % CIs; the other factors held at baseline or averaged. */
+import { useId, useState } from 'react';
+import type { ChartData, ChartOptions } from 'chart.js';
+import { Chart as ChartCanvas } from 'react-chartjs-2';
+
+import type { AnalysisDoc } from '../analysisTypes';
+import type { Cell } from '../csv';
+import { factorInfo, factorTitle, formatLevel, holdText, mosAgainstFactor, varyingFactors } from '../factors';
+import type { HoldMode } from '../factors';
+import { count, fmt, MOS_AXIS, useChartRef } from './common';
+import { DataTable, Figure } from './Figure';
+import { colour } from './setup';
+
+export function FactorSelect({ doc, label, value, onChange, exclude }: { doc: AnalysisDoc; label: string; value: string; onChange: (v: string) => void; exclude?: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => { onChange(e.target.value); }}>
+        {varyingFactors(doc).map((f) => (
+          <option key={f} value={f} disabled={f === exclude}>
+            {factorTitle(doc, f)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function HoldSelect({ value, onChange }: { value: HoldMode; onChange: (v: HoldMode) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Other factors</label>
+      <select id={id} value={value} onChange={(e) => { onChange(e.target.value === 'averaged' ? 'averaged' : 'baseline'); }}>
+        <option value="baseline">held at baseline</option>
+        <option value="averaged">averaged</option>
+      </select>
+    </div>
+  );
+}
+
+export function FactorMosFigure({ doc, games, group }: { doc: AnalysisDoc; games: string[]; group: string }) {
+  const { ref, png } = useChartRef();
+  const factors = varyingFactors(doc);
+  const [chosen, setFactor] = useState('');
+  const [mode, setMode] = useState<HoldMode>('baseline');
+  const factor = factors.includes(chosen) ? chosen : (factors[0] ?? '');
+  const data = factor ? mosAgainstFactor(doc, factor, games, mode) : { levels: [], series: [] };
+  const numeric = factorInfo(doc, factor).kind === 'numeric' && data.levels.every((l) => typeof l === 'number');
+  const chartData: ChartData<'line'> = {
+    ...(numeric ? {} : { labels: data.levels.map(String) }),
+    datasets: data.series.map((s, i) => {
+      const drawn = s.points.filter((p) => p.mos !== null);
+      return {
+        label: s.game,
+        data: drawn.map((p) => ({ x: (numeric ? p.level : String(p.level)) as number, y: p.mos ?? 0 })),
+        borderColor: colour(i),
+        backgroundColor: colour(i),
+        pointRadius: 4,
+        errorBars: { low: drawn.map((p) => p.low), high: drawn.map((p) => p.high) },
+      };
+    }),
+  };
+  const options: ChartOptions<'line'> = {
+    maintainAspectRatio: false,
+    scales: { x: { type: numeric ? 'linear' : 'category', title: { display: true, text: factor ? factorTitle(doc, factor) : '' } }, y: MOS_AXIS },
+    plugins: { legend: { position: 'bottom' } },
+  };
+  const held = factor ? holdText(doc, [factor], mode) : '';
+  const header = ['game', factor || 'factor', 'n', 'mos', 'ci95_low', 'ci95_high', 'scenarios'];
+  const rows: Cell[][] = data.series.flatMap((s) => s.points.map((p) => [s.game, formatLevel(doc, factor, p.level), p.n, fmt(p.mos), fmt(p.low), fmt(p.high), p.scenarios.join(' ')]));
+  const points = data.series.reduce((sum, s) => sum + count(s.points.map((p) => p.mos)), 0);
+  const unavailable = factors.length === 0 ? 'no factor varies in this design: every scenario has the same network settings' : points === 0 ? `no rating at any level of ${factorTitle(doc, factor)} with ${held}` : null;
+  return (
+    <Figure
+      id="mos-by-factor"
+      reference="Explore"
+      title="MOS against one factor"
+      caption={
+        <>
+          MOS per game with 95 % confidence intervals at each tested level of the chosen factor, {held} ({group}). A level
+          without ratings under this rule is left out.
+        </>
+      }
+      points={points}
+      csv={{ header, rows }}
+      png={png}
+      filename={`mos-by-${factor || 'factor'}-${mode}`}
+      unavailable={unavailable}
+      controls={
+        factors.length > 0 && (
+          <>
+            <FactorSelect doc={doc} label="Factor" value={factor} onChange={setFactor} />
+            <HoldSelect value={mode} onChange={setMode} />
+          </>
+        )
+      }
+      table={<DataTable label="MOS against one factor" header={header} rows={rows} />}
+    >
+      <div className="chart-box">
+        <ChartCanvas ref={ref as never} type="line" data={chartData} options={options} role="img" aria-label={`Line chart: MOS against ${factor ? factorTitle(doc, factor) : 'a factor'}, ${points} points`} />
+      </div>
+    </Figure>
+  );
+}
