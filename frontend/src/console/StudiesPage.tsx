@@ -6,6 +6,8 @@ import { apiKey, fieldErrors, sendJSON, studiesPath, useApiQuery } from '../api'
 import type { StudyDetail, StudySummary } from '../api';
 import { EmptyState, ErrorMessage, Loading } from '../components/StatusMessage';
 import { useAction } from './hooks';
+import { ImportDesignForm } from './ImportDesignForm';
+import { slugify } from './slugify';
 import { ActionError, Field } from './ui';
 
 /** `/console` — the researcher's studies, with a form to start a new one. */
@@ -44,6 +46,7 @@ export function StudiesPage() {
           </ul>
         ))}
       <NewStudyForm />
+      <ImportDesignForm />
     </>
   );
 }
@@ -95,14 +98,4 @@ function NewStudyForm() {
       </form>
     </section>
   );
-}
-
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
 }

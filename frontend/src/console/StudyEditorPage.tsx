@@ -4,13 +4,14 @@ import { useParams } from 'react-router';
 import { apiKey, studiesPath, studyPath, useApiQuery } from '../api';
 import type { StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
+import { CloneStudyForm } from './CloneStudyForm';
 import { GamesEditor } from './studyEditor/GamesEditor';
 import { QuestionnaireEditor } from './studyEditor/QuestionnaireEditor';
 import { ScenariosEditor } from './studyEditor/ScenariosEditor';
 import { SettingsForm } from './studyEditor/SettingsForm';
 import { StudyNav, useStudyId } from './ui';
 
-/** `/console/studies/:id` — the study's design: settings, games, scenarios, questionnaire. */
+/** `/console/studies/:id` — the study's design: settings, games, scenarios (with the design generator), questionnaire, clone. */
 export function StudyEditorPage() {
   const studyId = useStudyId(useParams().studyId);
   const study = useApiQuery<StudyDetail>(studyId === null ? null : studyPath(studyId));
@@ -35,6 +36,7 @@ export function StudyEditorPage() {
       <GamesEditor study={data} onChanged={reload} />
       <ScenariosEditor study={data} onChanged={reload} />
       <QuestionnaireEditor study={data} onSaved={reload} />
+      <CloneStudyForm study={data} />
     </>
   );
 }

@@ -1,226 +1,114 @@
-/** The study's network scenarios: per-direction delay, jitter and loss, and the Table 4.1 preset. */
+/**
+ * The study's network scenarios: the list (every factor that differs from neutral, per
+ * direction), their number and the session length they imply, edit/remove per row, the
+ * registry-driven form for a new or edited scenario, the table 4.1 preset and the design
+ * generator. Row buttons are named "Edit <code>" and "Remove <code>".
+ */
 import { useState } from 'react';
 
-import { fieldErrors, scenarioPath, scenariosPath, sendJSON } from '../../api';
-import type { Impairment, Scenario, StudyDetail } from '../../api';
+import { factorsPath, scenarioPath, sendJSON, useApiQuery } from '../../api';
+import type { FactorCatalog, Scenario, StudyDetail } from '../../api';
+import { ErrorMessage, Loading } from '../../components/StatusMessage';
 import { useAction } from '../hooks';
-import { TABLE_4_1 } from '../presets';
-import { RowActions, toNumber, useEditRow } from './editRow';
-
-type Direction = 'upstream' | 'downstream';
-const DIRECTIONS: { key: Direction; short: string; label: string }[] = [
-  { key: 'upstream', short: 'up', label: 'Upstream (client→server)' },
-  { key: 'downstream', short: 'down', label: 'Downstream (server→client)' },
-];
-const METRICS: { key: keyof Impairment; label: string; unit: string }[] = [
-  { key: 'delay_ms', label: 'delay', unit: 'ms' },
-  { key: 'jitter_ms', label: 'jitter', unit: 'ms' },
-  { key: 'loss_pct', label: 'loss', unit: '%' },
-];
-
-interface ScenarioDraft {
-  code: string;
-  label: string;
-  is_baseline: boolean;
-  upstream: Record<keyof Impairment, string>;
-  downstream: Record<keyof Impairment, string>;
-}
-
-const toDraftDirection = (i: Impairment | undefined): Record<keyof Impairment, string> => ({
-  delay_ms: String(i?.delay_ms ?? 0),
-  jitter_ms: String(i?.jitter_ms ?? 0),
-  loss_pct: String(i?.loss_pct ?? 0),
-});
-
-const fromDraftDirection = (d: Record<keyof Impairment, string>) => ({
-  delay_ms: toNumber(d.delay_ms),
-  jitter_ms: toNumber(d.jitter_ms),
-  loss_pct: toNumber(d.loss_pct),
-});
-
-function sameImpairment(a: Impairment, b: Impairment): boolean {
-  return a.delay_ms === b.delay_ms && a.jitter_ms === b.jitter_ms && a.loss_pct === b.loss_pct;
-}
+import { ActionError } from '../ui';
+import { DesignGenerator } from './DesignGenerator';
+import { describeDirection } from './factorForm';
+import { PresetButton } from './PresetButton';
+import { ScenarioForm } from './ScenarioForm';
+import { sessionLength } from './sessionLength';
 
 export function ScenariosEditor({ study, onChanged }: { study: StudyDetail; onChanged: () => void }) {
-  const preset = useAction();
-  const [presetReport, setPresetReport] = useState<string | null>(null);
+  const catalog = useApiQuery<FactorCatalog>(factorsPath());
+  const [editing, setEditing] = useState<Scenario | null>(null);
+  const remove = useAction();
+  const minutes = study.session_minutes;
 
-  const applyPreset = async () => {
-    const existing = new Map(study.scenarios.map((s) => [s.code, s]));
-    const changes = TABLE_4_1.filter((p) => {
-      const s = existing.get(p.code);
-      if (!s) return true;
-      return (
-        s.label !== p.label ||
-        s.is_baseline !== p.is_baseline ||
-        !sameImpairment(s.upstream, p.upstream) ||
-        !sameImpairment(s.downstream, p.downstream)
-      );
+  const removeScenario = async (s: Scenario) => {
+    if (!window.confirm(`Remove scenario ${s.code}? Its ratings stay (as an older study version).`)) return;
+    const done = await remove.run(async () => {
+      await sendJSON('DELETE', scenarioPath(s.id));
+      return true;
     });
-    if (changes.length === 0) {
-      setPresetReport('The study already has the ten scenarios of table 4.1.');
-      return;
-    }
-    if (
-      study.scenarios.length > 0 &&
-      !window.confirm(`Create or update ${changes.length} scenario(s) (${changes.map((c) => c.code).join(', ')}) to match table 4.1?`)
-    ) {
-      return;
-    }
-    const problems: string[] = [];
-    await preset.run(async () => {
-      for (const p of changes) {
-        const s = existing.get(p.code);
-        try {
-          if (s) await sendJSON('PATCH', scenarioPath(s.id), p);
-          else await sendJSON('POST', scenariosPath(), { ...p, study: study.id });
-        } catch (error) {
-          const flat = Object.entries(fieldErrors(error)).map(([k, v]) => (k ? `${k}: ${v}` : v));
-          problems.push(`${p.code}: ${flat.join('; ') || String(error)}`);
-        }
-      }
-    });
-    setPresetReport(
-      problems.length === 0
-        ? `Table 4.1 applied: ${changes.length} scenario(s) created or updated.`
-        : `Some scenarios could not be written — ${problems.join(' · ')}`,
-    );
-    onChanged();
+    if (done) onChanged();
   };
 
   return (
     <section aria-labelledby="scenarios-heading">
       <h3 id="scenarios-heading">Network scenarios</h3>
       <p className="muted">
-        Delay is one-way per direction; loss is per direction. Upstream = client→server (the player&apos;s inputs),
-        downstream = server→client (the game video).
+        Upstream = client→server (the player&apos;s inputs), downstream = server→client (the game video). Delay is one-way
+        per direction.
       </p>
-      <p>
-        <button type="button" className="button" disabled={preset.busy} onClick={() => void applyPreset()}>
-          Use the table 4.1 preset (10 scenarios)
-        </button>{' '}
-        {presetReport && <span role="status">{presetReport}</span>}
+      <p role="status" data-testid="current-design-size">
+        {sessionLength(study.scenarios.length, minutes)}
       </p>
-      <div className="table-wrap">
-        <table className="data-table edit-table" aria-label="Scenarios">
-          <thead>
-            <tr>
-              <th scope="col" rowSpan={2}>Code</th>
-              <th scope="col" rowSpan={2}>Label</th>
-              <th scope="col" rowSpan={2}>Baseline</th>
-              {DIRECTIONS.map((d) => (
-                <th key={d.key} scope="colgroup" colSpan={3} className="group-head">
-                  {d.label}
-                </th>
-              ))}
-              <th scope="col" rowSpan={2}>
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-            <tr>
-              {DIRECTIONS.map((d) =>
-                METRICS.map((m) => (
-                  <th key={`${d.key}-${m.key}`} scope="col" className="num">
-                    {m.label} ({m.unit})
+      <PresetButton study={study} onChanged={onChanged} />
+      {catalog.isError && <ErrorMessage title="Could not load the factor registry" error={catalog.error} onRetry={() => void catalog.refetch()} />}
+      {catalog.isPending && <Loading>Loading the impairment factors…</Loading>}
+      {catalog.data && (
+        <>
+          <div className="table-wrap">
+            <table className="data-table edit-table" aria-label="Scenarios">
+              <thead>
+                <tr>
+                  <th scope="col">Code</th>
+                  <th scope="col">Label</th>
+                  <th scope="col">Downstream ({catalog.data.directions.downstream})</th>
+                  <th scope="col">Upstream ({catalog.data.directions.upstream})</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
                   </th>
-                )),
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {study.scenarios.map((s) => (
-              <ScenarioRow key={JSON.stringify(s)} studyId={study.id} scenario={s} onChanged={onChanged} />
-            ))}
-            <ScenarioRow key={`new-${study.scenarios.length}`} studyId={study.id} scenario={null} onChanged={onChanged} />
-          </tbody>
-        </table>
-      </div>
-    </section>
-  );
-}
-
-function ScenarioRow({ studyId, scenario, onChanged }: { studyId: number; scenario: Scenario | null; onChanged: () => void }) {
-  const initial: ScenarioDraft = {
-    code: scenario?.code ?? '',
-    label: scenario?.label ?? '',
-    is_baseline: scenario?.is_baseline ?? false,
-    upstream: toDraftDirection(scenario?.upstream),
-    downstream: toDraftDirection(scenario?.downstream),
-  };
-  const [draft, setDraft] = useState<ScenarioDraft>(initial);
-  const row = useEditRow(onChanged);
-  const errors = row.errors;
-  const name = scenario ? scenario.code : 'new scenario';
-  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
-
-  const save = async () => {
-    const body = {
-      code: draft.code.trim(),
-      label: draft.label,
-      is_baseline: draft.is_baseline,
-      upstream: fromDraftDirection(draft.upstream),
-      downstream: fromDraftDirection(draft.downstream),
-    };
-    await row.save(() =>
-      scenario ? sendJSON<Scenario>('PATCH', scenarioPath(scenario.id), body) : sendJSON<Scenario>('POST', scenariosPath(), { ...body, study: studyId }),
-    );
-  };
-  const rowError = [errors[''], errors.profile, errors.study].filter(Boolean).join(' ');
-
-  return (
-    <tr className={[scenario ? '' : 'is-new', draft.is_baseline ? 'is-baseline' : ''].join(' ').trim() || undefined}>
-      <td>
-        <input
-          className="input--code"
-          aria-label={`Code of ${name}`}
-          aria-invalid={Boolean(errors.code)}
-          value={draft.code}
-          placeholder={scenario ? undefined : 'new'}
-          onChange={(e) => { setDraft({ ...draft, code: e.target.value.toUpperCase() }); }}
-        />
-        {errors.code && <p className="field-error">{errors.code}</p>}
-      </td>
-      <td>
-        <input aria-label={`Label of ${name}`} value={draft.label} onChange={(e) => { setDraft({ ...draft, label: e.target.value }); }} />
-      </td>
-      <td>
-        <input type="checkbox" aria-label={`${name} is the baseline`} checked={draft.is_baseline} onChange={(e) => { setDraft({ ...draft, is_baseline: e.target.checked }); }} />
-        {errors.is_baseline && <p className="field-error">{errors.is_baseline}</p>}
-      </td>
-      {DIRECTIONS.map((d) =>
-        METRICS.map((m) => {
-          const error = errors[`${d.key}.${m.key}`] ?? errors[d.key];
-          return (
-            <td key={`${d.key}-${m.key}`} className="num">
-              <input
-                className="input--num"
-                type="number"
-                step="any"
-                min={0}
-                aria-label={`${name} ${d.short}stream ${m.label} (${m.unit})`}
-                aria-invalid={Boolean(error)}
-                value={draft[d.key][m.key]}
-                onChange={(e) => { setDraft({ ...draft, [d.key]: { ...draft[d.key], [m.key]: e.target.value } }); }}
-              />
-              {error && <p className="field-error">{error}</p>}
-            </td>
-          );
-        }),
+                </tr>
+              </thead>
+              <tbody>
+                {study.scenarios.map((s) => (
+                  <tr key={s.id} className={s.is_baseline ? 'is-baseline' : undefined}>
+                    <th scope="row">
+                      <code>{s.code}</code>
+                    </th>
+                    <td>
+                      {s.label}
+                      {s.is_baseline && <span className="badge badge--baseline">Baseline</span>}
+                    </td>
+                    <td>{describeDirection(catalog.data.factors, s.downstream)}</td>
+                    <td>{describeDirection(catalog.data.factors, s.upstream)}</td>
+                    <td className="edit-table__actions">
+                      <button type="button" className="button button--small" aria-label={`Edit ${s.code}`} onClick={() => { setEditing(s); }}>
+                        Edit
+                      </button>
+                      {!s.is_baseline && (
+                        <button
+                          type="button"
+                          className="button button--small button--quiet"
+                          aria-label={`Remove ${s.code}`}
+                          disabled={remove.busy}
+                          onClick={() => void removeScenario(s)}
+                        >
+                          Remove
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ActionError error={remove.error} prefix="Could not remove the scenario" />
+          <ScenarioForm
+            // A fresh form per scenario (and after each save), so that its fields start from the stored values.
+            key={editing ? `edit-${editing.id}-${JSON.stringify(editing)}` : `new-${study.scenarios.length}-${study.version}`}
+            studyId={study.id}
+            catalog={catalog.data}
+            scenario={editing}
+            onDone={() => {
+              setEditing(null);
+              onChanged();
+            }}
+            onCancel={editing ? () => { setEditing(null); } : undefined}
+          />
+          <DesignGenerator study={study} catalog={catalog.data} onApplied={onChanged} />
+        </>
       )}
-      <RowActions
-        isNew={!scenario}
-        busy={row.busy}
-        dirty={dirty}
-        onSave={save}
-        removeLabel="Remove"
-        onRemove={
-          scenario && !scenario.is_baseline
-            ? () => row.remove(scenarioPath(scenario.id), `Remove scenario ${scenario.code}? Its ratings stay (as an older study version).`)
-            : undefined
-        }
-        error={rowError}
-      />
-    </tr>
+    </section>
   );
 }

@@ -1,0 +1,57 @@
+/**
+ * The server's preview of a design: how many scenarios, the session length they imply, and
+ * the scenarios themselves; or, in plain words, why the design is refused (e.g. more
+ * scenarios than the study maximum, the count named by the server).
+ */
+import type { UseQueryResult } from '@tanstack/react-query';
+
+import { ApiError } from '../../api';
+import type { DesignResult, FactorCatalog } from '../../api';
+import { ScenariosTable } from '../../components/ScenariosTable';
+import { sessionLength } from './sessionLength';
+
+interface Props {
+  catalog: FactorCatalog;
+  preview: UseQueryResult<DesignResult>;
+  /** The form is invalid: no preview until it is fixed. */
+  invalid: boolean;
+  /** The form changed since the preview shown: a new one is on its way. */
+  waiting: boolean;
+  /** The refusal's errors that belong to a field (shown there): not repeated here. */
+  fieldErrors: Record<string, string>;
+}
+
+export function DesignPreview({ catalog, preview, invalid, waiting, fieldErrors }: Props) {
+  let body;
+  if (invalid) {
+    body = <p className="muted">Fix the fields marked above to see the preview.</p>;
+  } else if (preview.isError) {
+    const error = preview.error;
+    const message = error instanceof ApiError ? (error.detail ?? error.message) : error.message;
+    const onlyFields = Object.keys(fieldErrors).length > 0 && !('' in fieldErrors);
+    body = (
+      <p className="field-error" role="alert">
+        {onlyFields ? 'The server refused the design: see the fields marked above.' : message}
+      </p>
+    );
+  } else if (preview.data) {
+    const data = preview.data;
+    body = (
+      <>
+        <p data-testid="design-preview-size">
+          <strong>{sessionLength(data.count, data.session_minutes)}</strong>
+        </p>
+        <ScenariosTable scenarios={data.scenarios} factors={catalog.factors} caption="Preview of the generated scenarios" />
+      </>
+    );
+  } else {
+    body = <p className="muted">Loading the preview…</p>;
+  }
+  return (
+    <div className="design-preview" data-testid="design-preview" aria-live="polite" aria-busy={waiting || preview.isFetching}>
+      <h5>Preview</h5>
+      {waiting && !invalid && <p className="muted">Updating the preview…</p>}
+      {body}
+    </div>
+  );
+}
