@@ -40,7 +40,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('ScenarioForm', () => {
+describe('ScenarioForm', { timeout: 20_000 }, () => {
   it('refuses a value outside the registry limits, names the limit and sends nothing', () => {
     const calls = stubFetch({ status: 201, body: {} });
     renderForm();
