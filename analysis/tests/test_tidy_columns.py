@@ -38,11 +38,11 @@ def test_the_export_columns_hold_every_registry_factor_in_order() -> None:
     assert len(factors) == 30 and len(set(factors)) == 30
     assert factors[:2] == ("ds_delay_ms", "us_delay_ms")
     assert {"ds_jitter_ms", "us_jitter_distribution", "ds_ge_p_pct", "us_rate_kbit"} <= set(factors)
-    assert tidy_columns.TIDY_COLUMNS == (
+    assert (
         *tidy_columns.IDENTITY_COLUMNS,
         *factors,
         tidy_columns.RATING,
-    )
+    ) == tidy_columns.TIDY_COLUMNS
     # the table-4.1 columns keep the registry's relative order (delay before loss)
     order = [factors.index(c) for c in tidy_columns.NETWORK_FACTORS]
     assert order == sorted(order)

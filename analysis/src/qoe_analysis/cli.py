@@ -146,7 +146,7 @@ def _write_tables(doc: dict[str, Any], out: Path) -> None:
     rows = []
     for pace, per_dir in doc["thresholds"]["by_pace"].items():
         for direction in ("downstream", "upstream", "both"):
-            for key, entry in per_dir[direction].items():
+            for key, entry in per_dir.get(direction, {}).items():
                 rows.append(
                     {
                         "pace": pace,
@@ -311,7 +311,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         return _synth(args)
     except RatingsValidationError as exc:
-        print(f"qoe-analysis: invalid ratings: {exc}", file=sys.stderr)
+        from qoe_analysis.report_notes import NoReliableRatersError
+
+        what = "--reliable-only" if isinstance(exc, NoReliableRatersError) else "invalid ratings"
+        print(f"qoe-analysis: {what}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except PolicyError as exc:
         print(f"qoe-analysis: {' '.join(str(exc).split())}", file=sys.stderr)

@@ -1,6 +1,8 @@
 """The test design of the reference study (dissertation, table 4.1) and the column names.
 
-The column names come from :mod:`qoe_analysis.tidy_columns` (re-exported here).
+The column names come from :mod:`qoe_analysis.tidy_columns` (re-exported here). Table 4.1 is
+one instance of the factor registry (:mod:`netem_profile.factors`): its four factors are the
+registry columns :data:`DISSERTATION_FACTORS`; every other factor is at its neutral value.
 
 Delay is one-way per direction in ms, loss in percent. "upstream" = client→server,
 "downstream" = server→client. "both" scenarios apply the same value in both directions.
@@ -23,11 +25,13 @@ from qoe_analysis.tidy_columns import (
     SESSION,
     US_DELAY,
     US_LOSS,
+    is_factor_column,
 )
 
 __all__ = [
     "ACR_MAX",
     "ACR_MIN",
+    "DISSERTATION_FACTORS",
     "DISSERTATION_GAMES",
     "DISSERTATION_SCENARIOS",
     "DS_DELAY",
@@ -49,7 +53,12 @@ PACE_CLASSES: Final[tuple[str, ...]] = ("fast", "medium", "slow")
 ACR_MIN: Final = 1
 ACR_MAX: Final = 5
 
-# scenario id -> (ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct); table 4.1.
+#: The factor columns table 4.1 varies (registry columns, in registry order).
+DISSERTATION_FACTORS: Final[tuple[str, ...]] = NETWORK_FACTORS
+assert all(is_factor_column(c) for c in DISSERTATION_FACTORS)
+
+# scenario id -> values of DISSERTATION_FACTORS (ds_delay_ms, us_delay_ms, ds_loss_pct,
+# us_loss_pct); table 4.1.
 DISSERTATION_SCENARIOS: Final[dict[str, tuple[float, float, float, float]]] = {
     "B": (0.0, 0.0, 0.0, 0.0),
     "D1": (80.0, 80.0, 0.0, 0.0),

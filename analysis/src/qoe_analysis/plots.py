@@ -91,7 +91,8 @@ def write_plots(doc: dict[str, Any], out_dir: Path) -> list[Path]:
             )
     ax.set_xlabel("MOS")
     ax.set_ylabel("SOS")
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:  # no fitted curve yet (pilot data): no legend
+        ax.legend()
     save(fig, "sos_vs_mos.png")
 
     # CDF of intra-rater |rho| (figure 4.2).

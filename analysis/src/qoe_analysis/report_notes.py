@@ -91,6 +91,8 @@ def pilot_notes(
             "the game and per-rater columns only"
         )
         notes["tree"] = "no impairment factor varies yet: the tree cannot split on one"
+    elif len(table) < 2:
+        notes["tree"] = "one rating: the tree is a single leaf, grown without a pruning set"
     if not thresholds.get("by_pace"):
         notes["thresholds"] = (
             f"no KPI factor ({_KPI_WORDS}) varies in this design, so no threshold can be "

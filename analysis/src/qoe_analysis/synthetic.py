@@ -30,12 +30,12 @@ import pandas as pd
 from scipy import stats  # type: ignore[import-untyped]
 
 from qoe_analysis.design import (
+    DISSERTATION_FACTORS,
     DISSERTATION_GAMES,
     DISSERTATION_SCENARIOS,
     DS_DELAY,
     DS_LOSS,
     GAME,
-    NETWORK_FACTORS,
     PACE,
     RATER,
     RATING,
@@ -78,7 +78,7 @@ class StudyModel:
         return {
             "q0": self.q0,
             "sensitivity": {
-                pace: dict(zip(NETWORK_FACTORS, map(float, s), strict=True))
+                pace: dict(zip(DISSERTATION_FACTORS, map(float, s), strict=True))
                 for pace, s in self.sensitivity.items()
             },
             "sensitivity_units": "rating points per 100 ms one-way delay / per % loss",
@@ -235,7 +235,9 @@ def generate_study(
         "ratings": len(df),
         "model": model.to_dict(),
         "games": dict(games),
-        "scenarios": {k: dict(zip(NETWORK_FACTORS, v, strict=True)) for k, v in scenarios.items()},
+        "scenarios": {
+            k: dict(zip(DISSERTATION_FACTORS, v, strict=True)) for k, v in scenarios.items()
+        },
         "inconsistent_raters": sorted(rater_ids[kind == "inconsistent"].tolist()),
         "straight_liners": sorted(rater_ids[kind == "straight_liner"].tolist()),
         "population": _population_truth(model, scenarios, games, game),
@@ -284,7 +286,7 @@ def _population_truth(
     y = np.concatenate([np.ones(len(cond), np.int64), np.zeros(len(cond), np.int64)])
     w = np.concatenate([weight * p_acc, weight * (1.0 - p_acc)])
     gains: dict[str, float] = {}
-    for i, factor in enumerate(NETWORK_FACTORS):
+    for i, factor in enumerate(DISSERTATION_FACTORS):
         xs = np.array([scenarios[s][i] for s in cond["scenario"]], dtype=np.float64)
         gains[factor] = best_binary_split_gain(np.concatenate([xs, xs]), y, w)[0]
     pace_of_condition = cond["game"].map(games).to_numpy()

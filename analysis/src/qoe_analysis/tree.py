@@ -257,14 +257,15 @@ def fit_rep_tree(
 ) -> TreeNode:
     """Grow on 2/3, prune on the stratified 1/3 hold-out, back-fit (see module doc).
 
-    With ``prune=False`` the tree is grown on all rows (like REPTree ``-P``).
+    With ``prune=False`` the tree is grown on all rows (like REPTree ``-P``); so is it
+    with a single rating, which leaves nothing to hold out.
     ``profiles`` may pass precomputed ``group_codes(factors, factors.columns)``.
     """
     target = np.asarray(y, dtype=np.int64)
     profile_code, table = profiles if profiles is not None else _profiles(factors)
     n_profiles = len(table)
     grow_mask = np.ones(target.size, dtype=bool)
-    if prune:
+    if prune and target.size >= 2:
         can_stratify = np.bincount(target, minlength=2).min() >= 2
         _, hold_idx = train_test_split(
             np.arange(target.size),

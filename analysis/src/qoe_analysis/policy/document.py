@@ -42,14 +42,16 @@ DIRECTIONS: Final = {
     "upstream": ("client", "server"),
 }
 METRICS: Final = (
-    # (threshold key, metric type, unit)
+    # (threshold key, metric type, unit); a metric is bounded only where the study varied
+    # its factor (the analysis gives no threshold otherwise). Jitter is the one-way delay
+    # variation of RFC 9543 / the IETF slice model.
     ("max_delay_ms", "one-way-delay-maximum", "milliseconds"),
     ("max_loss_pct", "one-way-packet-loss", "percent"),
+    ("max_jitter_ms", "one-way-delay-variation-maximum", "milliseconds"),
 )
-NETWORK_COLUMNS: Final = {
-    "downstream": ("ds_delay_ms", "ds_loss_pct"),
-    "upstream": ("us_delay_ms", "us_loss_pct"),
-}
+#: The condition columns of the reference design, used when the analysis document
+#: predates ``meta.factor_info``.
+NETWORK_COLUMNS: Final = ("ds_delay_ms", "us_delay_ms", "ds_loss_pct", "us_loss_pct")
 
 FlowMatch = Mapping[str, Any]
 PLACEHOLDER_SERVER_IP: Final = "192.0.2.10/32"
@@ -64,9 +66,16 @@ DEFAULT_FLOWS: Final[Mapping[str, FlowMatch]] = {
 }
 
 
+def _factor_value(value: Any) -> float | str | None:
+    if isinstance(value, str) or value is None:
+        return value
+    return float(value)
+
+
 def _tested_conditions(
-    conditions: list[Mapping[str, Any]], games: list[str], pace: str
+    conditions: list[Mapping[str, Any]], games: list[str], pace: str, columns: list[str]
 ) -> list[dict[str, Any]]:
+    """The tested conditions of a class with every factor column of the study."""
     wanted = {"all"} if pace == ALL_PACES else set(games)
     rows = []
     for c in conditions:
@@ -80,10 +89,7 @@ def _tested_conditions(
                 "mos": finite(c["mos"]),
                 "ci95_low": finite(c.get("ci95_low")),
                 "ci95_high": finite(c.get("ci95_high")),
-                **{
-                    k: float(c[k])
-                    for k in ("ds_delay_ms", "us_delay_ms", "ds_loss_pct", "us_loss_pct")
-                },
+                **{k: _factor_value(c.get(k)) for k in columns},
             }
         )
     rows.sort(key=lambda r: (r["game"], r["scenario"]))
@@ -180,6 +186,7 @@ def build_policy(
     for game, pace in sorted(meta.get("games", {}).items()):
         games_by_pace.setdefault(str(pace), []).append(str(game))
     meter_kbps = math.ceil(stream_kbps * (1.0 + headroom))
+    columns = list(meta.get("factor_info") or NETWORK_COLUMNS)
 
     classes = []
     order = [p for p in ("fast", "medium", "slow") if p in by_pace]
@@ -190,9 +197,12 @@ def build_policy(
         class_id = APPLICATION if pace == ALL_PACES else f"{APPLICATION}.{pace}"
         directions: dict[str, Any] = {}
         for direction, (src, dst) in DIRECTIONS.items():
+            mine = per_direction.get(direction, {})
+            both = per_direction.get("both", {})
             bounds = [
-                metric_bound(per_direction[direction][key], per_direction["both"][key], mt, u)
+                metric_bound(mine[key], both.get(key, {}), mt, u)
                 for key, mt, u in METRICS
+                if key in mine
             ]
             directions[direction] = {"from": src, "to": dst, "metric_bounds": bounds}
         delay = _min_bound(directions, "one-way-delay-maximum")
@@ -220,7 +230,7 @@ def build_policy(
                 },
                 "flow_match": _flow_match(flows.pop(class_id)) if class_id in flows else None,
                 "tested_conditions": _tested_conditions(
-                    analysis_document.get("conditions", []), games, pace
+                    analysis_document.get("conditions", []), games, pace, columns
                 ),
             }
         )

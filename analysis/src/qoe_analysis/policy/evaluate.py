@@ -1,8 +1,8 @@
 """Evaluator: which measured paths keep each game class acceptable (``policy check``).
 
 Input: the policy and measurements ``{"paths": [{"id", "downstream": {"delay_ms",
-"loss_pct"}, "upstream": {…}}]}`` (``schemas/measurements.schema.json``). Per class and
-path it reports:
+"loss_pct", "jitter_ms"?}, "upstream": {…}}]}`` (``schemas/measurements.schema.json``).
+Per class and path it reports:
 
 * ``violations``: every bound of the policy the path exceeds (direction, metric,
   measured, bound, basis) — what a controller's path selection compares;
@@ -18,6 +18,8 @@ path it reports:
   better in every factor (1 when none is). ``meets_target`` is ``yes`` when the band's low
   end reaches the target, ``no`` when its high end is below it, else ``uncertain``;
 * ``acceptable`` = no violation and (``p_acceptable`` ≥ ½ or no tree rule applies).
+* ``unchecked_bounds`` (only when non-empty): bounds the path's measurements cannot be
+  compared with — a jitter bound when the path gives no ``jitter_ms``.
 
 Acceptable paths are ranked by ``margin``: the smallest relative slack
 (bound − measured)/bound over the four bounds; ``preferred_path`` is the first.
@@ -39,7 +41,11 @@ _FIELDS = {
     ("upstream", "one-way-delay-maximum"): ("us_delay_ms", "delay_ms"),
     ("upstream", "one-way-packet-loss"): ("us_loss_pct", "loss_pct"),
 }
-_NETWORK = ("ds_delay_ms", "us_delay_ms", "ds_loss_pct", "us_loss_pct")
+# optional measurements: bounds on them are checked only when the path reports them
+_OPTIONAL_FIELDS = {
+    ("downstream", "one-way-delay-variation-maximum"): ("ds_jitter_ms", "jitter_ms"),
+    ("upstream", "one-way-delay-variation-maximum"): ("us_jitter_ms", "jitter_ms"),
+}
 
 
 def _holds(condition: Mapping[str, Any], value: Any) -> bool:
@@ -72,12 +78,23 @@ def tree_p_acceptable(rules: Sequence[Mapping[str, Any]], known: Mapping[str, An
 def mos_band(
     conditions: Sequence[Mapping[str, Any]], point: Mapping[str, float], target: float
 ) -> dict[str, Any]:
-    """MOS interval from the tested conditions that bracket ``point`` (see module doc)."""
-    x = [float(point[k]) for k in _NETWORK]
+    """MOS interval from the tested conditions that bracket ``point`` (see module doc).
+
+    Compared on the factors both the path and every tested condition give as numbers
+    (delay and loss of each direction; jitter when measured and in the study).
+    """
+    keys = [
+        k
+        for k in point
+        if all(
+            isinstance(c.get(k), int | float) and not isinstance(c.get(k), bool) for c in conditions
+        )
+    ]
+    x = [float(point[k]) for k in keys]
     high, high_from = 5.0, None
     low, low_from = 1.0, None
     for c in conditions:
-        v = [float(c[k]) for k in _NETWORK]
+        v = [float(c[k]) for k in keys]
         label = f"{c['scenario']}/{c['game']}"
         mos = float(c["mos"])
         if all(a <= b for a, b in zip(v, x, strict=True)) and mos < high:
@@ -124,11 +141,26 @@ def evaluate_policy(policy: Mapping[str, Any], measurements: Any) -> dict[str, A
             point = {
                 name: float(path[direction][key]) for (direction, _), (name, key) in _FIELDS.items()
             }
+            for (direction, _), (name, key) in _OPTIONAL_FIELDS.items():
+                if key in path[direction]:
+                    point[name] = float(path[direction][key])
             violations: list[dict[str, Any]] = []
+            unchecked: list[dict[str, Any]] = []
             slacks: list[float] = []
             for direction in ("downstream", "upstream"):
                 for b in cls["directions"][direction]["metric_bounds"]:
-                    _, key = _FIELDS[(direction, b["metric_type"])]
+                    field = (direction, b["metric_type"])
+                    _, key = _FIELDS.get(field) or _OPTIONAL_FIELDS[field]
+                    if key not in path[direction]:
+                        unchecked.append(
+                            {
+                                "direction": direction,
+                                "metric_type": b["metric_type"],
+                                "bound": b["bound"],
+                                "reason": f"the path has no measured {key}",
+                            }
+                        )
+                        continue
                     measured = float(path[direction][key])
                     entry = {
                         "direction": direction,
@@ -157,6 +189,7 @@ def evaluate_policy(policy: Mapping[str, Any], measurements: Any) -> dict[str, A
                     "p_acceptable": p,
                     "margin": min(slacks) if slacks else None,
                     "mos_band": mos_band(cls["tested_conditions"], point, target),
+                    **({"unchecked_bounds": unchecked} if unchecked else {}),
                 }
             )
         ranked = sorted(

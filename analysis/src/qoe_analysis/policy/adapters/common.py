@@ -9,7 +9,27 @@ from typing import Any
 
 from qoe_analysis.policy.schema import PolicyError
 
-__all__ = ["ExportedFlow", "Topology", "exported_flows", "header_lines"]
+__all__ = [
+    "JITTER_METRIC",
+    "ExportedFlow",
+    "Topology",
+    "exported_flows",
+    "has_jitter_bounds",
+    "header_lines",
+]
+
+#: The policy's jitter metric (RFC 9543 / IETF slice model: one-way delay variation).
+JITTER_METRIC = "one-way-delay-variation-maximum"
+
+
+def has_jitter_bounds(policy: Mapping[str, Any]) -> bool:
+    """Whether any class of the policy bounds the one-way delay variation (jitter)."""
+    return any(
+        b["metric_type"] == JITTER_METRIC
+        for cls in policy["classes"]
+        for d in cls["directions"].values()
+        for b in d["metric_bounds"]
+    )
 
 
 @dataclass(frozen=True)
@@ -71,6 +91,9 @@ class ExportedFlow:
     server_ip: str
     protocol: str
     server_port: int | None
+    # one-way delay variation bound; None when the study did not vary jitter
+    jitter_ms: float | None = None
+    jitter_basis: str | None = None
 
     @property
     def name(self) -> str:
@@ -91,9 +114,14 @@ class ExportedFlow:
     def summary(self) -> str:
         delay = "none" if self.delay_ms is None else f"{self.delay_ms:g} ms"
         loss = "none" if self.loss_pct is None else f"{self.loss_pct:g} %"
+        jitter = (
+            ""
+            if self.jitter_ms is None
+            else f"delay variation <= {self.jitter_ms:g} ms ({self.jitter_basis}), "
+        )
         return (
             f"{self.name}: one-way delay <= {delay} ({self.delay_basis}), "
-            f"loss <= {loss} ({self.loss_basis}), DSCP {self.dscp}"
+            f"loss <= {loss} ({self.loss_basis}), {jitter}DSCP {self.dscp}"
         )
 
 
@@ -106,8 +134,11 @@ def exported_flows(policy: Mapping[str, Any]) -> list[ExportedFlow]:
             continue
         for direction in ("downstream", "upstream"):
             bounds = {b["metric_type"]: b for b in cls["directions"][direction]["metric_bounds"]}
-            delay = bounds["one-way-delay-maximum"]
-            loss = bounds["one-way-packet-loss"]
+            # a metric the study did not vary has no bound (and no basis)
+            absent = {"bound": None, "basis": "not varied in the study"}
+            delay = bounds.get("one-way-delay-maximum", absent)
+            loss = bounds.get("one-way-packet-loss", absent)
+            jitter = bounds.get(JITTER_METRIC)
             flows.append(
                 ExportedFlow(
                     class_id=cls["id"],
@@ -122,6 +153,8 @@ def exported_flows(policy: Mapping[str, Any]) -> list[ExportedFlow]:
                     server_ip=str(match["server_ip"]),
                     protocol=str(match["protocol"]),
                     server_port=match.get("server_port"),
+                    jitter_ms=None if jitter is None else jitter["bound"],
+                    jitter_basis=None if jitter is None else jitter["basis"],
                 )
             )
     if not flows:
@@ -146,4 +179,9 @@ def header_lines(policy: Mapping[str, Any], fmt: str, limits: list[str]) -> list
         "Not expressible here (see docs/policy.md):",
     ]
     lines += [f"  - {limit}" for limit in limits]
+    if has_jitter_bounds(policy):
+        lines.append(
+            f"  - jitter (one-way delay variation) bounds: {fmt} has no delay-variation "
+            "objective; they are in each flow's summary, the policy JSON and the IETF export"
+        )
     return lines

@@ -17,6 +17,11 @@ What the model cannot express as the study states it, and the handling:
   "percentage" as an example unit and a whole-percent loss bound would be 0, which the
   model defines as *unbounded*;
 * confidence intervals and the basis of a bound — in ``value-description`` (text);
+* jitter: a study that varied jitter has a ``one-way-delay-variation-maximum`` bound
+  (the model's identity for the maximum one-way delay variation, RFC 9543 §5.1), written
+  like a delay (whole milliseconds); the study's jitter is netem's (the spread of the
+  added delay), which is the delay variation the bound refers to;
+* a metric the study did not vary has no bound and is left out;
 * the bandwidth ``one-way-bandwidth`` is the policy's stream rate in Kbps (the study has
   no bandwidth factor: see the policy's ``traffic.basis``).
 """
@@ -28,7 +33,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from qoe_analysis.policy.adapters.common import Topology, exported_flows
+from qoe_analysis.policy.adapters.common import JITTER_METRIC, Topology, exported_flows
 
 __all__ = ["ietf_slice_services", "metric_bounds", "to_ietf_json"]
 
@@ -47,17 +52,23 @@ def metric_bounds(
     loss_pct: float | None,
     stream_kbps: float,
     description: Mapping[str, str],
+    jitter_ms: float | None = None,
 ) -> list[dict[str, Any]]:
     """The ``metric-bound`` list for one direction (or the tighter of both)."""
     bounds: list[dict[str, Any]] = []
-    if delay_ms is not None:
-        unit, value = _delay_bound(delay_ms)
+    for metric, ms, key in (
+        ("one-way-delay-maximum", delay_ms, "delay"),
+        (JITTER_METRIC, jitter_ms, "jitter"),
+    ):
+        if ms is None:
+            continue
+        unit, value = _delay_bound(ms)
         if value != "0":
             bounds.append(
                 {
-                    "metric-type": f"{NSS}:one-way-delay-maximum",
+                    "metric-type": f"{NSS}:{metric}",
                     "metric-unit": unit,
-                    "value-description": description["delay"],
+                    "value-description": description[key],
                     "bound": value,
                 }
             )
@@ -96,8 +107,19 @@ def _describe(bound: Mapping[str, Any]) -> str:
     return f"study bound {text}; basis {bound['basis']}"
 
 
+_ABSENT: Mapping[str, Any] = {"bound": None, "metric_unit": "", "basis": "not varied"}
+
+
 def _direction_bounds(cls: Mapping[str, Any], direction: str) -> dict[str, Any]:
-    return {b["metric_type"]: b for b in cls["directions"][direction]["metric_bounds"]}
+    """metric type → bound; a metric the study did not vary maps to an absent bound."""
+    found = {b["metric_type"]: b for b in cls["directions"][direction]["metric_bounds"]}
+    for metric in ("one-way-delay-maximum", "one-way-packet-loss", JITTER_METRIC):
+        found.setdefault(metric, _ABSENT)
+    return found
+
+
+def _tightest(values: list[float | None]) -> float | None:
+    return None if None in values else min(v for v in values if v is not None)
 
 
 def ietf_slice_services(policy: Mapping[str, Any], topology: Topology) -> dict[str, Any]:
@@ -105,13 +127,15 @@ def ietf_slice_services(policy: Mapping[str, Any], topology: Topology) -> dict[s
     stream = float(policy["traffic"]["stream_kbps"])
     templates = []
     for cls in policy["classes"]:
-        delays, losses = [], []
+        delays, losses, jitters = [], [], []
         for direction in ("downstream", "upstream"):
             b = _direction_bounds(cls, direction)
             delays.append(b["one-way-delay-maximum"]["bound"])
             losses.append(b["one-way-packet-loss"]["bound"])
-        delay = None if None in delays else min(delays)
-        loss = None if None in losses else min(losses)
+            if b[JITTER_METRIC] is not _ABSENT:
+                jitters.append(b[JITTER_METRIC]["bound"])
+        delay, loss = _tightest(delays), _tightest(losses)
+        jitter = _tightest(jitters) if jitters else None
         templates.append(
             {
                 "id": f"qoe-{cls['id']}",
@@ -125,7 +149,9 @@ def ietf_slice_services(policy: Mapping[str, Any], topology: Topology) -> dict[s
                         {
                             "delay": "min over directions of the one-way delay bounds",
                             "loss": "min over directions of the loss bounds, in ppm",
+                            "jitter": "min over directions of the one-way delay variation bounds",
                         },
+                        jitter,
                     )
                 },
             }
@@ -157,7 +183,9 @@ def ietf_slice_services(policy: Mapping[str, Any], topology: Topology) -> dict[s
                                 {
                                     "delay": _describe(b["one-way-delay-maximum"]),
                                     "loss": _describe(b["one-way-packet-loss"]) + " (in ppm)",
+                                    "jitter": _describe(b[JITTER_METRIC]),
                                 },
+                                b[JITTER_METRIC]["bound"],
                             )
                         },
                     },

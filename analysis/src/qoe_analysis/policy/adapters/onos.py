@@ -12,6 +12,8 @@ ONOS cannot express, and the export handles it so:
 
 * packet loss: intents have no loss constraint — the loss bound is listed under
   ``not_expressed`` (path choice with loss is ``qoe-analysis policy check``);
+* jitter (one-way delay variation): no intent constraint either — a jitter bound, when
+  the study varied jitter, is listed under ``not_expressed``;
 * DSCP marking: the REST instruction decoder has no ``L3MODIFICATION``/``IP_DSCP``
   subtype, so the intent carries no marking (mark at the edge, e.g. with the Faucet or
   OVS export) — listed under ``not_expressed``;
@@ -92,14 +94,26 @@ def onos_requests(policy: Mapping[str, Any], topology: Topology) -> dict[str, An
                     "appId": APP_ID,
                     "priority": INTENT_PRIORITY,
                     "selector": {"criteria": criteria},
+                    # no delay bound (delay not varied in the study): no latency constraint
                     "constraints": [
                         {"type": "LatencyConstraint", "latencyMillis": f.delay_ms_floor}
-                    ],
+                    ]
+                    if f.delay_ms_floor is not None
+                    else [],
                     "ingressPoint": server if f.from_server else client,
                     "egressPoint": client if f.from_server else server,
                 },
             }
         )
+        if f.jitter_ms is not None:
+            not_expressed.append(
+                {
+                    "flow": f.name,
+                    "what": "one-way-delay-variation-maximum",
+                    "bound": f.jitter_ms,
+                    "reason": "ONOS intents have no delay-variation (jitter) constraint",
+                }
+            )
         not_expressed += [
             {
                 "flow": f.name,

@@ -129,6 +129,16 @@ def rest_qos_requests(policy: Mapping[str, Any], topology: Topology) -> dict[str
                 "reason": "rest_qos has no latency/loss objective or path selection",
             }
             for f in flows
+        ]
+        + [
+            {
+                "flow": f.name,
+                "what": "one-way-delay-variation-maximum",
+                "bound": f.jitter_ms,
+                "reason": "rest_qos has no delay-variation (jitter) objective",
+            }
+            for f in flows
+            if f.jitter_ms is not None
         ],
         "notes": [
             f"default queue 0 of each port is capped at the link rate {topology.link_bps} "

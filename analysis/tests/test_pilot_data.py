@@ -1,0 +1,145 @@
+"""Pilot data never crashes the analysis: what cannot be computed is None plus a plain-words
+note; reliability distinguishes "not assessable" from "unreliable"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from qoe_analysis import analyze
+from qoe_analysis.cli import main
+from qoe_analysis.report import NoReliableRatersError
+
+
+@pytest.fixture(scope="module")
+def raw(study_dir: Path) -> pd.DataFrame:
+    table = pd.read_csv(study_dir / "ratings.csv", dtype={"rater_id": str, "session_id": str})
+    return table
+
+
+def _sessions(raw: pd.DataFrame) -> pd.DataFrame:
+    return raw.drop_duplicates(["rater_id", "session_id"])[["rater_id", "session_id", "game"]]
+
+
+def _analyse(table: pd.DataFrame, **kwargs: Any) -> dict[str, Any]:
+    doc = analyze(table.reset_index(drop=True), **kwargs)
+    json.dumps(doc, allow_nan=False)
+    return doc
+
+
+def test_one_session(raw: pd.DataFrame) -> None:
+    first = _sessions(raw).iloc[:1][["rater_id", "session_id"]]
+    doc = _analyse(raw.merge(first))
+    notes = doc["notes"]
+    assert notes["reliability.inter"] == "needs >= 2 raters per game (there is one rater so far)"
+    assert "sos_hypothesis" in notes and doc["sos_hypothesis"]["a"] is None
+    inter = doc["reliability"]["inter"]
+    assert all(i["quantiles"] is None and i["mean"] is None for i in inter)
+    assert doc["meta"]["n_sessions"] == 1
+
+
+def test_one_rater_per_game(raw: pd.DataFrame) -> None:
+    keys = _sessions(raw).drop_duplicates("game")[["rater_id", "session_id"]]
+    doc = _analyse(raw.merge(keys))
+    assert doc["notes"]["reliability.inter"].startswith("needs >= 2 raters per game; only one")
+    assert len(doc["meta"]["games"]) == 3
+    assert all(c["ci95_low"] is None for c in doc["conditions"] if c["game"] != "all")
+
+
+def test_a_game_with_no_ratings_is_no_level(raw: pd.DataFrame) -> None:
+    table = raw.copy()
+    table["game"] = pd.Categorical(table["game"], categories=["racing", "rpg", "soccer", "chess"])
+    doc = _analyse(table)
+    assert set(doc["meta"]["games"]) == {"racing", "rpg", "soccer"}
+    assert "chess" not in {c["game"] for c in doc["conditions"]}
+
+
+def test_a_factor_with_one_level_is_constant(raw: pd.DataFrame) -> None:
+    delay_only = raw[raw["scenario"].isin(["B", "D1", "D2", "D3"])]
+    doc = _analyse(delay_only)
+    assert doc["meta"]["constant_factors"] == {"ds_loss_pct": 0.0, "us_loss_pct": 0.0}
+    assert doc["meta"]["network_factors"] == ["ds_delay_ms", "us_delay_ms"]
+    assert "ds_loss_pct" not in doc["weights"]["weka"]
+    assert set(doc["thresholds"]["by_pace"]["fast"]["both"]) == {"max_delay_ms"}
+    assert list(doc["reliability"]["scenario_groups"]) == ["delay_only"]
+
+
+def test_one_scenario_one_rating(raw: pd.DataFrame) -> None:
+    doc = _analyse(raw.iloc[:1])
+    notes = doc["notes"]
+    assert {"reliability.intra", "weights", "tree", "thresholds", "subject_model"} <= set(notes)
+    assert doc["thresholds"]["by_pace"] == {}
+    assert doc["reliability"]["intra"][0]["status"] == "not_assessable"
+
+
+def _randomised(raw: pd.DataFrame) -> pd.DataFrame:
+    """Every scenario a distinct mix of all four factors: no one-factor-at-a-time group."""
+    table = raw.copy()
+    codes = {s: k for k, s in enumerate(sorted(table["scenario"].unique()))}
+    k = table["scenario"].map(codes).astype(float)
+    table["ds_delay_ms"] = 20 + 30 * k
+    table["us_delay_ms"] = 15 + 25 * ((k * 7) % 10)
+    table["ds_loss_pct"] = 0.1 + 0.2 * ((k * 3) % 10)
+    table["us_loss_pct"] = 0.05 + 0.1 * k
+    return table
+
+
+def test_randomised_design_makes_raters_not_assessable(raw: pd.DataFrame) -> None:
+    doc = _analyse(_randomised(raw))
+    intra = doc["reliability"]["intra"]
+    assert {r["status"] for r in intra} == {"not_assessable"}
+    assert all("no varying scenario group" in r["reason"] for r in intra)
+    assert doc["reliability"]["reliable_raters"] == []
+    assert "one-factor-at-a-time" in doc["notes"]["reliability.intra"]
+    with pytest.raises(NoReliableRatersError, match="no rater can be assessed"):
+        analyze(_randomised(raw), reliable_only=True)
+
+
+def test_cli_reliable_only_says_why(
+    raw: pd.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "randomised.csv"
+    _randomised(raw).to_csv(path, index=False)
+    assert main(["analyze", str(path), "--reliable-only"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("qoe-analysis: --reliable-only: ")
+    assert "not assessable" in err and "one-factor-at-a-time" in err
+
+
+def test_all_unreliable_is_not_the_same_as_not_assessable() -> None:
+    rows = []
+    for rater, ratings in (("a", (3, 5, 4)), ("b", (4, 5, 3))):
+        for (scenario, delay), rating in zip(
+            (("B", 0.0), ("D1", 80.0), ("D2", 200.0)), ratings, strict=True
+        ):
+            rows.append(
+                {
+                    "rater_id": rater,
+                    "session_id": "1",
+                    "game": "racing",
+                    "game_pace": "fast",
+                    "scenario": scenario,
+                    "ds_delay_ms": delay,
+                    "us_delay_ms": delay,
+                    "rating": rating,
+                }
+            )
+    table = pd.DataFrame(rows)
+    doc = _analyse(table)
+    assert [r["status"] for r in doc["reliability"]["intra"]] == ["unreliable", "unreliable"]
+    with pytest.raises(NoReliableRatersError, match="2 unreliable, 0 not assessable"):
+        analyze(table, reliable_only=True)
+
+
+def test_cli_writes_tables_and_plots_for_one_session(
+    raw: pd.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = _sessions(raw).iloc[:1][["rater_id", "session_id"]]
+    path = tmp_path / "pilot.csv"
+    raw.merge(first).to_csv(path, index=False)
+    assert main(["analyze", str(path), "--out", str(tmp_path / "out")]) == 0
+    assert json.loads(capsys.readouterr().out)["meta"]["n_sessions"] == 1
+    assert (tmp_path / "out" / "thresholds.csv").exists()
