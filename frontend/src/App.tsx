@@ -19,6 +19,7 @@ import { StudyOverviewPage } from './pages/StudyOverviewPage';
 
 // The results explorer carries Chart.js: it loads only when a researcher opens it.
 const ResultsPage = lazy(() => import('./results/ResultsPage'));
+const PolicyPage = lazy(() => import('./results/PolicyPage'));
 
 /**
  * Routes of the researcher entry (index.html). Django returns index.html for every path
@@ -45,6 +46,14 @@ export function App() {
                 element={
                   <Suspense fallback={<Loading>Loading the results explorer…</Loading>}>
                     <ResultsPage />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="studies/:studyId/policy"
+                element={
+                  <Suspense fallback={<Loading>Loading the policy…</Loading>}>
+                    <PolicyPage />
                   </Suspense>
                 }
               />

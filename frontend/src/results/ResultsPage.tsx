@@ -150,7 +150,7 @@ function Explorer({ study }: { study: StudyDetail }) {
       {docs.all && raters === 'reliable' && !docs.reliable && (
         <p className="banner banner--warn">Showing all raters until the reliable-raters analysis is ready.</p>
       )}
-      {primary && primary.meta.n_ratings === 0 && (
+      {primary?.meta.n_ratings === 0 && (
         <p className="banner banner--warn" role="status" data-empty-study>
           No ratings yet: the figures fill in once sessions are completed (Sessions tab).
         </p>

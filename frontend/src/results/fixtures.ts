@@ -35,7 +35,7 @@ function condition(scenario: string, game: string, scores: number[], values: Val
     pow_pct: n ? (100 * scores.filter((v) => v <= 2).length) / n : null,
     distribution,
     ...values,
-  } as Condition;
+  };
 }
 
 /** Conditions per scenario × game and pooled ("all"), in scenario order. */
@@ -157,10 +157,10 @@ export function gridFixture(): Fixture {
   };
   const ratings = ratingsOf(spec);
   const doc = baseDoc(spec, ratings);
-  doc.reliability.scenario_groups = { ds_delay_ms: { B: 0, D100L0: 100, D200L0: 200 }, us_loss_pct: { B: 0, D0L1: 1, D0L3: 3 } };
+  doc.reliability.scenario_groups = { delay_only: { B: 0, D100L0: 100, D200L0: 200 }, loss_only: { B: 0, D0L1: 1, D0L3: 3 } };
   doc.reliability.intra = intra(['P1', 'P2', 'P3', 'P4'], (_, i) => (i === 3 ? [0.4, 'unreliable'] : [-0.9 + i * 0.05, 'reliable']));
   doc.reliability.reliable_raters = ['P1', 'P2', 'P3'];
-  doc.reliability.inter = [{ game: 'racing', group: 'ds_delay_ms', scenarios: ['B', 'D100L0', 'D200L0'], n_raters: 2, n_pairs: 1, mean: 0.9, mean_abs: 0.9, sd: null, quantiles: null }];
+  doc.reliability.inter = [{ game: 'racing', group: 'delay_only', scenarios: ['B', 'D100L0', 'D200L0'], n_raters: 2, n_pairs: 1, mean: 0.9, mean_abs: 0.9, sd: null, quantiles: null }];
   doc.subject_model = {
     status: 'ok',
     raters: ['P1', 'P2', 'P3', 'P4'].map((rater_id, i) => ({ rater_id, n: 20, bias: (i - 1.5) * 0.2, inconsistency: 0.5 + i * 0.1, status: 'fitted' })),
@@ -213,7 +213,7 @@ function pilot(raters: Spec['raters']): Fixture {
   const doc = baseDoc(spec, ratings);
   doc.meta.games = Object.fromEntries(Object.entries(spec.games).filter(([g]) => ratings.some((r) => r.game === g)));
   doc.reliability.intra = intra(Object.keys(raters), () => [null, 'not_assessable']);
-  doc.reliability.inter = [{ game: 'racing', group: 'ds_delay_ms', scenarios: ['B', 'D100L0', 'D200L0'], n_raters: 1, n_pairs: 0, mean: null, mean_abs: null, sd: null, quantiles: null }];
+  doc.reliability.inter = [{ game: 'racing', group: 'delay_only', scenarios: ['B', 'D100L0', 'D200L0'], n_raters: 1, n_pairs: 0, mean: null, mean_abs: null, sd: null, quantiles: null }];
   doc.subject_model = { status: 'not_identifiable', raters: [], not_identifiable: [{ reason: PILOT_NOTES.subject_model }] };
   doc.notes = { ...PILOT_NOTES };
   return { doc, ratings };

@@ -35,7 +35,7 @@ export const STATUS_TEXT: Record<RaterStatus, string> = { reliable: 'reliable', 
 
 export function participantRows(doc: AnalysisDoc, ratings: readonly TidyRating[] | null): ParticipantRow[] {
   const intra = new Map(doc.reliability.intra.map((r) => [r.rater_id, r]));
-  const subject = new Map((doc.subject_model?.raters ?? []).map((r) => [String(r.rater_id), r]));
+  const subject = new Map((doc.subject_model?.raters ?? []).map((r) => [r.rater_id, r]));
   const ids = [...new Set([...intra.keys(), ...(ratings ?? []).map((r) => r.rater_id)])].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   return ids.map((rater) => {
     const own = (ratings ?? []).filter((r) => r.rater_id === rater);

@@ -10,7 +10,7 @@ import { Figure } from './Figure';
 
 export function ParticipantsFigure({ doc, ratings, scenarios, ratingsError }: { doc: AnalysisDoc; ratings: TidyRating[] | null; scenarios: string[]; ratingsError: string | null }) {
   const rows = participantRows(doc, ratings);
-  const subjectNote = doc.notes?.subject_model ?? (doc.subject_model && doc.subject_model.raters.length === 0 ? 'the subject model could not be fitted' : null);
+  const subjectNote = doc.notes?.subject_model ?? (doc.subject_model?.raters.length === 0 ? 'the subject model could not be fitted' : null);
   const hasSubject = rows.some((r) => r.bias !== null);
   const header = ['Participant', 'Games', 'Sessions', 'Reliability', 'Why', 'ρ', 'Bias', 'Inconsistency', ...scenarios];
   const line = (r: (typeof rows)[number]) => [

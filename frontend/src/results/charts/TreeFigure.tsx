@@ -33,11 +33,9 @@ function standalone(svg: SVGSVGElement, width: number, height: number): SVGSVGEl
 export function TreeFigure({ doc }: { doc: AnalysisDoc }) {
   const root = doc.tree.root;
   const full = useMemo(() => (root ? layoutTree(root) : null), [root]);
-  const exporter = useRef<(() => SVGSVGElement | null) | null>(null);
-  const png = () => {
-    const svg = exporter.current?.() ?? null;
-    return svg ? svgToPng(svg) : null;
-  };
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [size, setSize] = useState({ W: 1, H: 1 });
+  const png = () => (svgRef.current ? svgToPng(standalone(svgRef.current, size.W, size.H)) : null);
   return (
     <Figure
       id="decision-tree"
@@ -64,7 +62,7 @@ export function TreeFigure({ doc }: { doc: AnalysisDoc }) {
         </ol>
       }
     >
-      {root && <TreeView root={root} doc={doc} exporter={exporter} />}
+      {root && <TreeView root={root} doc={doc} svgRef={svgRef} onSize={setSize} />}
     </Figure>
   );
 }
@@ -73,9 +71,8 @@ function row(n: LaidOutNode, doc: AnalysisDoc): Cell[] {
   return [n.id, n.depth, n.edge, n.node.split ? splitLabel(n.node, doc) : 'leaf', n.node.n, fmt(n.node.p_acceptable), n.node.prediction];
 }
 
-/** `exporter`: set to a function that returns the whole tree as SVG (the figure's "Download PNG"). */
-function TreeView({ root, doc, exporter }: { root: TreeNode; doc: AnalysisDoc; exporter: RefObject<(() => SVGSVGElement | null) | null> }) {
-  const svgRef = useRef<SVGSVGElement>(null);
+/** `onSize`: the drawing's full size, for the figure's "Download PNG" of the whole tree. */
+function TreeView({ root, doc, svgRef, onSize }: { root: TreeNode; doc: AnalysisDoc; svgRef: RefObject<SVGSVGElement | null>; onSize: (s: { W: number; H: number }) => void }) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const { nodes, width, depth } = layoutTree(root, collapsed);
   const W = Math.max(1, width) * (NODE_W + GAP_X) + GAP_X;
@@ -91,8 +88,8 @@ function TreeView({ root, doc, exporter }: { root: TreeNode; doc: AnalysisDoc; e
   };
   const file = (): SVGSVGElement | null => (svgRef.current ? standalone(svgRef.current, W, H) : null);
   useEffect(() => {
-    exporter.current = () => (svgRef.current ? standalone(svgRef.current, W, H) : null);
-  }, [exporter, W, H]);
+    onSize({ W, H });
+  }, [onSize, W, H]);
   const innerIds = layoutTree(root).nodes.filter((n) => !n.leaf).map((n) => n.id);
   return (
     <>

@@ -3,6 +3,7 @@ import type { ChartData, ChartOptions } from 'chart.js';
 import { Chart as ChartCanvas } from 'react-chartjs-2';
 
 import type { AnalysisDoc } from '../analysisTypes';
+import { isTable41 } from '../factors';
 import type { Cell } from '../csv';
 import { factorLabel, interRater, intraRaterCdf, round, sosPoints } from '../transforms';
 import { fmt, useChartRef } from './common';
@@ -13,7 +14,8 @@ import { colour } from './setup';
 
 /** "delay only (B, D1–D3)" for table 4.1's groups; else the group's name and its scenarios. */
 export function groupLabel(doc: AnalysisDoc, group: string): string {
-  const fixed = GROUP_LABEL[group];
+  // the fixed wording only where the groups are table 4.1's (other designs reuse the names)
+  const fixed = isTable41(doc) ? GROUP_LABEL[group] : undefined;
   if (fixed) return fixed;
   const codes = Object.keys(doc.reliability.scenario_groups[group] ?? {});
   const name = /^(ds|us)_/.test(group) ? factorLabel(group, doc) : group.replace(/_/g, ' ');
@@ -24,7 +26,7 @@ export function IntraRaterFigure({ doc }: { doc: AnalysisDoc }) {
   const { ref, png } = useChartRef();
   const data = intraRaterCdf(doc);
   const groups = Object.keys(doc.reliability.scenario_groups);
-  const table41 = groups.length === 2 && groups.includes('delay_only') && groups.includes('loss_only');
+  const table41 = isTable41(doc);
   const chartData: ChartData<'line'> = {
     datasets: [
       {

@@ -37,14 +37,16 @@ export function useZoomPan(width: number, height: number) {
   const [view, setView] = useState<View>(() => fitView(width, FALLBACK_WIDTH));
 
   useLayoutEffect(() => {
-    const w = boxRef.current?.clientWidth || FALLBACK_WIDTH;
-    setViewport(w);
-    setView(fitView(width, w));
+    const w = boxRef.current?.clientWidth ?? 0;
+    const width_ = w > 0 ? w : FALLBACK_WIDTH;
+    setViewport(width_);
+    setView(fitView(width, width_));
     // re-fit when the drawing's size changes (a subtree collapsed or expanded)
   }, [width, height]);
 
   const fit = useCallback(() => {
-    setView(fitView(width, boxRef.current?.clientWidth || viewport));
+    const w = boxRef.current?.clientWidth ?? 0;
+    setView(fitView(width, w > 0 ? w : viewport));
   }, [width, viewport]);
   const zoom = useCallback(
     (factor: number) => {
@@ -80,7 +82,7 @@ export function useZoomPan(width: number, height: number) {
       const dx = e.clientX - d.x;
       const dy = e.clientY - d.y;
       if (!d.moved && Math.hypot(dx, dy) < 4) return; // a click, not a drag
-      if (!d.moved) (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
+      if (!d.moved) e.currentTarget.setPointerCapture(e.pointerId);
       d.moved = true;
       setView((v) => ({ ...v, x: d.vx + dx, y: d.vy + dy }));
     },
