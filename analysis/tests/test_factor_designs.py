@@ -170,3 +170,17 @@ def test_cli_on_a_grid_with_jitter_and_burst_loss(
         info["key"] for c, info in meta["factor_info"].items() if c in varying
     } == {"ge_p_pct"}
     assert all("ds_jitter_ms" in c and "ds_ge_p_pct" in c for c in doc["conditions"])
+
+
+def test_a_varying_nominal_factor_is_analysed_but_not_a_threshold() -> None:
+    table = pd.read_csv(GRID)
+    table.loc[table["scenario"].str.contains("J1"), "ds_jitter_distribution"] = "pareto"
+    doc = analyze(table)
+    assert "ds_jitter_distribution" in doc["meta"]["network_factors"]
+    assert doc["meta"]["factor_info"]["ds_jitter_distribution"]["kind"] == "nominal"
+    assert doc["weights"]["weka"]["ds_jitter_distribution"] >= 0
+    # other factors are held at their baseline: the neutral choice, r = 100 % (no burst)
+    assert doc["thresholds"]["baseline"]["ds_jitter_distribution"] == "normal"
+    assert doc["thresholds"]["baseline"]["ds_ge_r_pct"] == 100.0
+    assert "baseline level" in doc["thresholds"]["criterion"]
+    assert {c["ds_jitter_distribution"] for c in doc["conditions"]} == {"normal", "pareto"}
