@@ -73,13 +73,10 @@ export interface DesignScenario {
 export type DesignKind = Schemas['DesignKindEnum'];
 export type DesignDirection = Schemas['FactorDirectionEnum'];
 
-/**
- * `POST /api/v1/studies/{id}/design/` body. Levels are numbers (the editor varies numeric
- * factors only); the base may leave fields out (they are neutral).
- */
+/** `POST /api/v1/studies/{id}/design/` body; the base may leave fields out (they are neutral). */
 export interface DesignRequest {
   kind: DesignKind;
-  factors: { key: Schemas['FactorKeyEnum']; direction: DesignDirection; levels: number[] }[];
+  factors: Schemas['DesignFactorRequest'][];
   base: { upstream: Partial<DirectionProfile>; downstream: Partial<DirectionProfile> };
   dry_run: boolean;
 }

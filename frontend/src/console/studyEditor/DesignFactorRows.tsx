@@ -65,9 +65,9 @@ export function DesignFactorRows({ factors, rows, onChange, errors }: Props) {
                 </select>
               )}
             </Field>
-            <Field label={`Levels${unit}`} error={errors[`rows.${i}.levels`]} hint="Comma-separated, first = baseline level.">
+            <Field label={`Levels${unit}`} error={errors[`rows.${i}.levels`]} hint={factor?.kind === 'nominal' ? `Comma-separated among ${factor.choices.join(', ')}; the first is the baseline's.` : "Comma-separated; the first is the baseline's."}>
               {(props) => (
-                <input {...props} value={row.levels} placeholder="0, 100, 200" onChange={(e) => { update(i, { levels: e.target.value }); }} />
+                <input {...props} value={row.levels} placeholder={factor?.kind === 'nominal' ? factor.choices.slice(0, 2).join(', ') : '0, 100, 200'} onChange={(e) => { update(i, { levels: e.target.value }); }} />
               )}
             </Field>
             {rows.length > 1 && (

@@ -134,10 +134,11 @@ describe('DesignGenerator', { timeout: 20_000 }, () => {
     expect(calls.filter((c) => !c.body.dry_run)).toHaveLength(1);
   });
 
-  it('does nothing when the replacement is not confirmed', async () => {
+  it('previews one factor at a time and applies nothing when the replacement is not confirmed', async () => {
     const calls = stubServer((body) => ({ status: 200, body: grid(body) }));
     vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { region, onApplied } = renderGenerator();
+    fireEvent.click(within(region).getByRole('radio', { name: /One factor at a time/ }));
     fireEvent.change(within(region).getByLabelText(/^Levels/), { target: { value: '0, 50' } });
     const apply = within(region).getByRole('button', { name: 'Apply design' });
     await waitFor(() => {
@@ -146,5 +147,6 @@ describe('DesignGenerator', { timeout: 20_000 }, () => {
     fireEvent.click(apply);
     expect(onApplied).not.toHaveBeenCalled();
     expect(calls.every((c) => c.body.dry_run)).toBe(true);
+    expect(calls.at(-1)?.body).toMatchObject({ kind: 'one_at_a_time', factors: [{ key: 'delay_ms', levels: [0, 50] }] });
   });
 });

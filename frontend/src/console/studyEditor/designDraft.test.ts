@@ -16,6 +16,10 @@ describe('parseLevels', () => {
     expect(parseLevels('0, x', loss)).toEqual({ error: '“x” is not a number' });
     expect(parseLevels('0, 101', loss)).toEqual({ error: 'Loss must be ≤ 100 % (level 101)' });
     expect(parseLevels('1, 1', loss)).toEqual({ error: 'Level 1 is given twice' });
+    const distribution = factors.find((f) => f.key === 'jitter_distribution');
+    if (!distribution) throw new Error('the registry has no jitter_distribution');
+    expect(parseLevels('normal, pareto', distribution)).toEqual({ levels: ['normal', 'pareto'] });
+    expect(parseLevels('normal, uniform', distribution)).toEqual({ error: '“uniform” is not one of normal, pareto, paretonormal' });
   });
 });
 

@@ -23,8 +23,8 @@ export interface DesignDraft {
   base: Record<DirectionKey, DirectionDraft>;
 }
 
-/** Factors a design can vary: the numeric ones (levels are numbers). */
-export const designFactors = (factors: readonly FactorInfo[]): FactorInfo[] => factors.filter((f) => f.kind === 'numeric');
+/** Factors a design can vary: every factor of the registry (a nominal one by its choices). */
+export const designFactors = (factors: readonly FactorInfo[]): FactorInfo[] => [...factors];
 
 export function emptyDesign(factors: readonly FactorInfo[]): DesignDraft {
   const first = designFactors(factors)[0]?.key ?? '';
@@ -37,13 +37,23 @@ export function emptyDesign(factors: readonly FactorInfo[]): DesignDraft {
 
 const limitText = (value: number, unit: string) => (unit ? `${value} ${unit}` : String(value));
 
-/** The numbers of a comma-separated levels text, or why it is not one. */
-export function parseLevels(text: string, f: FactorInfo): { levels: number[] } | { error: string } {
+/**
+ * The levels of a comma-separated text (numbers; a nominal factor's choices by name), or
+ * why it is not one.
+ */
+export function parseLevels(text: string, f: FactorInfo): { levels: (number | string)[] } | { error: string } {
   const parts = text.split(',').map((p) => p.trim());
-  if (parts.every((p) => p === '')) return { error: `Give the levels of ${f.label.toLowerCase()}, separated by commas (e.g. 0, 100, 200)` };
-  const levels: number[] = [];
+  const example = f.kind === 'nominal' ? f.choices.slice(0, 2).join(', ') : '0, 100, 200';
+  if (parts.every((p) => p === '')) return { error: `Give the levels of ${f.label.toLowerCase()}, separated by commas (e.g. ${example})` };
+  const levels: (number | string)[] = [];
   for (const part of parts) {
     if (part === '') return { error: 'A level is missing between two commas' };
+    if (f.kind === 'nominal') {
+      if (!f.choices.includes(part)) return { error: `“${part}” is not one of ${f.choices.join(', ')}` };
+      if (levels.includes(part)) return { error: `Level ${part} is given twice` };
+      levels.push(part);
+      continue;
+    }
     const n = Number(part);
     if (!Number.isFinite(n)) return { error: `“${part}” is not a number` };
     if (f.minimum !== null && n < f.minimum) return { error: `${f.label} must be ≥ ${limitText(f.minimum, f.unit)} (level ${part})` };
@@ -70,7 +80,7 @@ export function designRequest(
   if (draft.rows.length === 0) errors[''] = 'Add at least one factor.';
   draft.rows.forEach((row, i) => {
     const f = byKey.get(row.key);
-    if (f?.kind !== 'numeric') {
+    if (!f) {
       errors[`rows.${i}.key`] = 'Choose a factor';
       return;
     }

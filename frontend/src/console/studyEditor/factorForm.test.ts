@@ -80,6 +80,10 @@ describe('serverErrors', () => {
     });
     const detail = new ApiError('HTTP 400', 400, 'The design makes 125 scenarios', { detail: 'The design makes 125 scenarios' });
     expect(serverErrors(detail)).toEqual({ '': 'The design makes 125 scenarios' });
+    const level = 'factors[1].levels[2]: 70000 is greater than the maximum of 60000 ms (delay_ms)';
+    expect(serverErrors(new ApiError('HTTP 400', 400, level, { detail: level }))).toEqual({
+      'rows.1.levels': '70000 is greater than the maximum of 60000 ms (delay_ms)',
+    });
   });
 });
 

@@ -154,6 +154,12 @@ export function serverErrors(error: unknown, prefix = ''): Record<string, string
     else if (head === 'factors' && rest.length === 2) add(`rows.${rest.join('.')}`, text);
     else add(path, text);
   }
+  // The design endpoint names a level in its detail: "factors[0].levels[1]: 70000 is greater…"
+  const level = /^factors\[(\d+)\]\.(key|direction|levels)(?:\[\d+\])?: (.*)$/.exec(error.detail ?? '');
+  if (level?.[1] && level[2] && level[3] && Object.keys(out).length <= 1) {
+    delete out[''];
+    add(`rows.${level[1]}.${level[2] === 'direction' ? 'key' : level[2]}`, level[3]);
+  }
   if (Object.keys(out).length === 0) add('', error.detail ?? error.message);
   return out;
 }
