@@ -135,13 +135,6 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
     if missing:
         raise ImportRejected(f"required column(s) missing: {', '.join(missing)}", 1)
     questions = {q["key"]: q for q in study.questionnaire if q["key"] in question_columns(study)}
-    impairment = [c for c in header if c in FACTOR_COLUMNS]
-    if not impairment:
-        raise ImportRejected(
-            "no impairment column; at least one of the factor columns is needed, e.g. "
-            "ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct (all: GET /api/v1/factors/)",
-            1,
-        )
     known = {*REQUIRED_COLUMNS, *PARTICIPANT_COLUMNS, *FACTOR_COLUMNS, *questions}
     unknown = [c for c in header if c not in known]
     if unknown:
@@ -149,6 +142,13 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
             f"unknown column(s) {', '.join(unknown)}; allowed besides the required ones: "
             "the impairment factor columns (ds_delay_ms, us_delay_ms, …, see "
             f"GET /api/v1/factors/) and {', '.join([*PARTICIPANT_COLUMNS, *questions])}",
+            1,
+        )
+    impairment = [c for c in header if c in FACTOR_COLUMNS]
+    if not impairment:
+        raise ImportRejected(
+            "no impairment column; at least one of the factor columns is needed, e.g. "
+            "ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct (all: GET /api/v1/factors/)",
             1,
         )
     games = {g.name: g for g in study.games.all()}

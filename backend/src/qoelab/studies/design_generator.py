@@ -182,8 +182,12 @@ def _check_level(index: int, position: int, factor: DesignFactor, value: Any) ->
         if value not in spec.choices:
             raise DesignError(f"{where}: {value!r} is not one of {list(spec.choices)!r}")
         return str(value)
-    if not _is_number(value) or not math.isfinite(value):
-        raise DesignError(f"{where}: {value!r} is not a number")
+    try:
+        finite = _is_number(value) and math.isfinite(value)
+    except OverflowError:  # an integer beyond any float
+        finite = False
+    if not finite:
+        raise DesignError(f"{where}: {str(value)[:40]} is not a number")
     unit = f" {spec.unit}" if spec.unit else ""
     if spec.minimum is not None and value < spec.minimum:
         raise DesignError(
