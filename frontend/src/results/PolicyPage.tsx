@@ -13,6 +13,7 @@ import { StudyNav, useStudyId } from '../console/ui';
 import { download } from './csv';
 import { boundRows, POLICY_FORMATS, policyErrorText, policyPath } from './policy';
 import type { PolicyDoc, PolicyFormat, PolicyParams } from './policy';
+import './results.css';
 
 export default function PolicyPage() {
   const studyId = useStudyId(useParams().studyId);

@@ -9,6 +9,7 @@ import { StudyNav, useStudyId } from '../console/ui';
 import { AnalysisProgress } from './AnalysisProgress';
 import type { AnalysisDoc } from './analysisTypes';
 import { ExplorerFigures } from './ExplorerFigures';
+import './results.css';
 import { parseCSVRecords } from './csv';
 import { gameNames, scenarioCodes, toTidyRatings } from './transforms';
 import type { TidyRating } from './transforms';
