@@ -103,7 +103,7 @@ def _flatten_errors(errors: Any, path: str = "") -> list[str]:
         ]
     if isinstance(errors, list):
         if all(isinstance(item, str) for item in errors):
-            return [f"{path or 'document'}: {item}" for item in errors]
+            return [_located(path or "document", item) for item in errors]
         return [
             message
             for index, value in enumerate(errors)
@@ -111,6 +111,15 @@ def _flatten_errors(errors: Any, path: str = "") -> list[str]:
             for message in _flatten_errors(value, f"{path}[{index}]")
         ]
     return [f"{path or 'document'}: {errors}"]
+
+
+def _located(path: str, message: str) -> str:
+    """``path: message``, once: the profile check's messages start with their own path
+    (``upstream.loss_pct: …``), which the document path already ends with."""
+    head, separator, rest = message.partition(": ")
+    if separator and " " not in head and path.endswith(head):
+        return f"{path}: {rest}"
+    return f"{path}: {message}"
 
 
 def _join_path(path: str, key: object) -> str:

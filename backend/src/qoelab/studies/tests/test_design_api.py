@@ -447,7 +447,9 @@ def test_import_design_creates_a_new_study_from_a_document(
     bad["scenarios"][1]["upstream"]["loss_pct"] = 150
     response = researcher_client.post("/api/v1/studies/import-design/", bad, format="json")
     assert response.status_code == 400
-    assert "upstream.loss_pct: 150 is greater than the maximum of 100" in response.json()["detail"]
+    assert response.json()["detail"] == (
+        "scenarios[1].upstream.loss_pct: 150 is greater than the maximum of 100"
+    )
     assert not Study.objects.filter(slug="bad").exists()
     assert (
         researcher_client.post(
