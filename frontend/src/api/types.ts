@@ -26,7 +26,7 @@ export type Pace = Schemas['PaceEnum'];
 export type OrderPolicy = Schemas['OrderPolicyEnum'];
 /** Language of the participant's screens. */
 export type StudyLanguage = Schemas['LanguageEnum'];
-export type QuestionKind = Schemas['KindEnum'];
+export type QuestionKind = Schemas['QuestionKindEnum'];
 export type Skill = Schemas['SkillEnum'];
 export type SessionState = Schemas['SessionStateEnum'];
 export type JobState = Schemas['AnalysisJobStateEnum'];

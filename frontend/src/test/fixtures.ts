@@ -1,5 +1,21 @@
 import type { StudyDetail, StudySummary } from '../api';
 
+/** A scenario direction as the API reads it back: every agent field, the given ones set. */
+const direction = (delay_ms: number, jitter_ms: number, loss_pct: number) => ({
+  delay_ms,
+  jitter_ms,
+  jitter_distribution: 'normal' as const,
+  delay_correlation_pct: 0,
+  loss_pct,
+  loss_correlation_pct: 0,
+  gilbert_elliott: null,
+  rate_kbit: 0,
+  reorder_pct: 0,
+  reorder_correlation_pct: 0,
+  duplicate_pct: 0,
+  corrupt_pct: 0,
+});
+
 /** The writable study settings, at the backend's defaults. */
 const defaultSettings = {
   owner: 'researcher',
@@ -19,6 +35,8 @@ export const exampleStudy: StudyDetail = {
   slug: 'example',
   title: 'Example cloud-gaming study',
   description: 'How delay, jitter and loss affect perceived quality across game paces.',
+  // free play + scenarios × (seconds + 20 s rating allowance) / 60 (docs/api.md, Study designs)
+  session_minutes: 10.5,
   games: [
     { id: 11, name: 'Arena Shooter', pace: 'fast', genre: 'shooter' },
     { id: 12, name: 'Kart Racer', pace: 'medium', genre: 'racing' },
@@ -31,8 +49,8 @@ export const exampleStudy: StudyDetail = {
       label: 'No impairment',
       position: 0,
       is_baseline: true,
-      upstream: { delay_ms: 0, jitter_ms: 0, loss_pct: 0 },
-      downstream: { delay_ms: 0, jitter_ms: 0, loss_pct: 0 },
+      upstream: direction(0, 0, 0),
+      downstream: direction(0, 0, 0),
     },
     {
       id: 22,
@@ -40,8 +58,8 @@ export const exampleStudy: StudyDetail = {
       label: 'Moderate delay',
       position: 1,
       is_baseline: false,
-      upstream: { delay_ms: 25, jitter_ms: 2, loss_pct: 0 },
-      downstream: { delay_ms: 50, jitter_ms: 5, loss_pct: 0.5 },
+      upstream: direction(25, 2, 0),
+      downstream: direction(50, 5, 0.5),
     },
     {
       id: 23,
@@ -49,8 +67,8 @@ export const exampleStudy: StudyDetail = {
       label: 'Lossy downlink',
       position: 2,
       is_baseline: false,
-      upstream: { delay_ms: 10, jitter_ms: 1, loss_pct: 0.25 },
-      downstream: { delay_ms: 15, jitter_ms: 3, loss_pct: 2 },
+      upstream: direction(10, 1, 0.25),
+      downstream: direction(15, 3, 2),
     },
   ],
 };
@@ -72,6 +90,7 @@ export const secondStudy: StudyDetail = {
   slug: 'pilot',
   title: 'Pilot study',
   description: 'A smaller pilot.',
+  session_minutes: 6.8,
   games: [{ id: 31, name: 'Puzzle Drop', pace: 'slow', genre: 'puzzle' }],
   scenarios: [
     {
@@ -80,8 +99,8 @@ export const secondStudy: StudyDetail = {
       label: 'Reference',
       position: 0,
       is_baseline: true,
-      upstream: { delay_ms: 0, jitter_ms: 0, loss_pct: 0 },
-      downstream: { delay_ms: 0, jitter_ms: 0, loss_pct: 0 },
+      upstream: direction(0, 0, 0),
+      downstream: direction(0, 0, 0),
     },
   ],
 };
