@@ -8,6 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+import pytest
 import yaml
 from qoe_analysis import analyze, load_ratings
 from qoe_analysis.policy import build_policy
@@ -85,3 +87,12 @@ def test_the_evaluator_checks_jitter_only_when_measured() -> None:
     assert {u["metric_type"] for u in rows["unmeasured"]["unchecked_bounds"]} == {JITTER}
     assert [v["metric_type"] for v in rows["jittery"]["violations"]] == [JITTER]
     assert "unchecked_bounds" not in rows["jittery"]
+
+
+def test_no_policy_without_thresholds_says_why() -> None:
+    from qoe_analysis.policy.schema import PolicyError
+
+    one = pd.read_csv(GRID).iloc[:1]
+    doc = analyze(one)
+    with pytest.raises(PolicyError, match=r"no policy yet: .*no KPI factor"):
+        build_policy(doc, provenance={})

@@ -179,6 +179,9 @@ def build_policy(
         tree = analysis_document["tree"]
     except (KeyError, TypeError) as exc:
         raise PolicyError(f"not an analysis document (missing {exc})") from None
+    if not by_pace:
+        why = (analysis_document.get("notes") or {}).get("thresholds", "no KPI threshold")
+        raise PolicyError(f"no policy yet: the analysis has no thresholds to bound ({why})")
     if not stream_kbps > 0 or not 0 <= headroom <= 10:
         raise PolicyError("stream_kbps must be > 0 and headroom in 0..10")
     flows = dict(DEFAULT_FLOWS if flows is None else flows)
