@@ -107,3 +107,29 @@ describe('serverErrors on a direction-level refusal', () => {
     });
   });
 });
+
+describe('serverErrors on the backend’s own bodies', () => {
+  // Captured from qoelab.studies.serializers (DirectionSerializer, DesignSerializer) on bad input.
+  it('puts each refusal at its field', () => {
+    const scenario = new ApiError('HTTP 400', 400, null, {
+      upstream: { gilbert_elliott: { p_pct: ['upstream.gilbert_elliott.p_pct: 500 is greater than the maximum of 100'] } },
+      downstream: {
+        gilbert_elliott: ['downstream.gilbert_elliott: downstream (server→client): netem applies one loss model per direction'],
+        reorder_pct: ['downstream.reorder_pct: downstream (server→client): reordering needs delay_ms > 0'],
+      },
+    });
+    expect(serverErrors(scenario)).toEqual({
+      'upstream.ge_p_pct': '500 is greater than the maximum of 100',
+      'downstream.gilbert_elliott': 'downstream (server→client): netem applies one loss model per direction',
+      'downstream.reorder_pct': 'downstream (server→client): reordering needs delay_ms > 0',
+    });
+    const design = new ApiError('HTTP 400', 400, null, {
+      factors: { '0': { levels: ['Ensure this field has at least 1 elements.'] } },
+      base: { upstream: { loss_pct: ['upstream.loss_pct: 120 is greater than the maximum of 100'] } },
+    });
+    expect(serverErrors(design, 'base')).toEqual({
+      'rows.0.levels': 'Ensure this field has at least 1 elements.',
+      'upstream.loss_pct': '120 is greater than the maximum of 100',
+    });
+  });
+});
