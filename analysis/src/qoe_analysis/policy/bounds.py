@@ -2,8 +2,9 @@
 interval that comes with it.
 
 How a bound is chosen, per pace class p, direction d (downstream = server→client,
-upstream = client→server) and metric (delay, loss) — the ``basis`` field says which rule
-applied:
+upstream = client→server) and metric (delay, loss, and jitter = one-way delay variation
+when the study varied it; a metric whose factor did not vary in a direction has no
+threshold and so no bound there) — the ``basis`` field says which rule applied:
 
 1. ``tree_split``: the REP tree places a split on this direction's factor (the first
    split where P(acceptable) drops below ½). Its ``tested_bracket`` says between which
@@ -27,7 +28,8 @@ a logistic bound its Fieller 95 % CI, which is also ``ci95`` (null for tree boun
 other estimator's value and CI stay in ``estimates``, with their own basis. Intervals are
 clipped to the physical range and marked ``extrapolated`` when they reach beyond the
 tested levels. Bounds are *marginal*:
-each holds with every other network factor at 0; the evaluator checks combinations.
+each holds with every other factor at its baseline (0 in table 4.1; see
+``thresholds.baseline``); the evaluator checks combinations.
 """
 
 from __future__ import annotations
