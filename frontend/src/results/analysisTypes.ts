@@ -148,7 +148,7 @@ export interface AnalysisDoc {
   subject_model?: {
     status?: string;
     raters: SubjectRater[];
-    not_identifiable?: { kind?: string; reason: string; raters?: number[] }[];
+    not_identifiable?: { kind?: string; reason: string; raters?: (string | number)[] }[];
   };
   conditions: Condition[];
   sos_hypothesis: SosSection & {

@@ -70,6 +70,10 @@ describe('policy transforms', () => {
     expect(rows[0]).toMatchObject({ bound: '130 ms', ci: '120–180 ms (tested bracket, extrapolated)', basis: 'tree split' });
     expect(rows[1]).toMatchObject({ bound: '1.5 %', ci: '1.2–1.9 % (95 % CI)' });
     expect(rows[3]?.bound).toBe('not acceptable even without impairment');
+    const open = policy();
+    const first = open.classes[0]?.directions.downstream?.metric_bounds[0];
+    if (first) first.interval = { low: 3, high: null, kind: 'beyond_tested_range' };
+    expect(boundRows(open)[0]?.ci).toBe('≥ 3 ms (beyond tested range)');
   });
 
   it('builds the download paths with the flow selector', () => {

@@ -79,7 +79,7 @@ export function boundRows(policy: PolicyDoc): BoundRow[] {
           direction,
           kpi: METRIC_TEXT[b.metric_type] ?? b.metric_type,
           bound: b.bound === null ? (c.status === 'not_acceptable_at_zero' ? 'not acceptable even without impairment' : 'no bound') : `${num(b.bound)} ${unit}`,
-          ci: interval ? `${num(interval.low)}–${Number.isFinite(interval.high) ? num(interval.high) : 'open'} ${unit} (${kind}${b.interval?.extrapolated ? ', extrapolated' : ''})` : '—',
+          ci: interval ? `${Number.isFinite(interval.high) ? `${num(interval.low)}–${num(interval.high)}` : `≥ ${num(interval.low)}`} ${unit} (${kind}${b.interval?.extrapolated ? ', extrapolated' : ''})` : '—',
           basis: b.basis.replace(/_/g, ' '),
           note: b.note ?? '',
         };

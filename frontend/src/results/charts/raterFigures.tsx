@@ -124,7 +124,7 @@ export function InterRaterFigure({ doc, games }: { doc: AnalysisDoc; games: stri
       reference="Fig. 4.3"
       title="Inter-rater agreement per scenario group"
       caption={<>Mean Spearman ρ between every pair of raters of the same game; whiskers span the 25 %–75 % quantiles of the pairs.</>}
-      points={rows.length}
+      points={rows.filter((r) => r[4] !== null).length}
       csv={{ header, rows }}
       png={png}
       filename="fig-4-3-inter-rater"
