@@ -65,6 +65,7 @@ export function StudyNav({ studyId, title }: { studyId: number; title?: string |
         <NavLink to={`${base}/sessions`}>Sessions</NavLink>
         <NavLink to={`${base}/progress`}>Progress</NavLink>
         <NavLink to={`${base}/results`}>Results</NavLink>
+        <NavLink to={`${base}/policy`}>Policy</NavLink>
       </nav>
     </div>
   );
