@@ -67,5 +67,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
     unstubGlobals: true,
+    // A bound against a hang (see src/test/setup.ts), well above Testing Library's wait.
+    testTimeout: 60_000,
   },
 });
