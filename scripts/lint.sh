@@ -26,6 +26,7 @@ done
 check tsc npm run --prefix frontend --silent typecheck
 check eslint npm run --prefix frontend --silent lint
 check api-types scripts/api-types.sh check
+check factor-catalog .venv/bin/python scripts/factor-catalog.py check
 check deploy scripts/lint-deploy.sh
 
 if [ ${#failed[@]} -gt 0 ]; then
