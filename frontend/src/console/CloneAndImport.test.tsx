@@ -2,30 +2,11 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { jsonResponse } from '../test/fetchMock';
+import { recordFetch } from '../test/fetchMock';
 import { exampleStudy } from '../test/fixtures';
 import { withQueries } from '../test/queries';
 import { CloneStudyForm } from './CloneStudyForm';
 import { ImportDesignForm, readDesignFile } from './ImportDesignForm';
-
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-function stub(answer: { status: number; body: unknown }) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
-      calls.push({ method: init?.method ?? 'GET', url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : null });
-      return Promise.resolve(jsonResponse(answer.body, answer.status, answer.status >= 400 ? 'Bad Request' : 'Created'));
-    }),
-  );
-  return calls;
-}
 
 function renderAt(ui: React.ReactNode) {
   render(
@@ -48,7 +29,7 @@ afterEach(() => {
 
 describe('CloneStudyForm', { timeout: 20_000 }, () => {
   it('clones under the new slug and title, then opens the clone', async () => {
-    const calls = stub({ status: 201, body: { ...exampleStudy, id: 7 } });
+    const calls = recordFetch({ status: 201, body: { ...exampleStudy, id: 7 } });
     renderAt(<CloneStudyForm study={exampleStudy} />);
     expect(screen.getByLabelText('Slug of the clone')).toHaveValue('example-copy');
     fireEvent.change(screen.getByLabelText('Slug of the clone'), { target: { value: 'grid-2026' } });
@@ -59,7 +40,7 @@ describe('CloneStudyForm', { timeout: 20_000 }, () => {
   });
 
   it('shows a taken slug next to the slug field', async () => {
-    stub({ status: 400, body: { slug: ["a study 'example' exists already"] } });
+    recordFetch({ status: 400, body: { slug: ["a study 'example' exists already"] } });
     renderAt(<CloneStudyForm study={exampleStudy} />);
     fireEvent.click(screen.getByRole('button', { name: 'Clone study' }));
     await waitFor(() => {
@@ -73,7 +54,7 @@ describe('ImportDesignForm', { timeout: 20_000 }, () => {
   const design = JSON.stringify({ format: 'qoelab.study/v1', slug: 'imported', title: 'Imported', games: [], scenarios: [] });
 
   it('posts the document and opens the new study', async () => {
-    const calls = stub({ status: 201, body: { ...exampleStudy, id: 9 } });
+    const calls = recordFetch({ status: 201, body: { ...exampleStudy, id: 9 } });
     renderAt(<ImportDesignForm />);
     fireEvent.change(screen.getByLabelText('Study design (JSON file)'), { target: { files: [file('design.json', design)] } });
     fireEvent.click(screen.getByRole('button', { name: 'Import design' }));
@@ -83,7 +64,7 @@ describe('ImportDesignForm', { timeout: 20_000 }, () => {
   });
 
   it('explains the server refusal in plain words', async () => {
-    stub({ status: 400, body: { detail: "scenarios[2].downstream.loss_pct: 150 is greater than the maximum of 100" } });
+    recordFetch({ status: 400, body: { detail: "scenarios[2].downstream.loss_pct: 150 is greater than the maximum of 100" } });
     renderAt(<ImportDesignForm />);
     fireEvent.change(screen.getByLabelText('Study design (JSON file)'), { target: { files: [file('design.json', design)] } });
     fireEvent.click(screen.getByRole('button', { name: 'Import design' }));
@@ -95,7 +76,7 @@ describe('ImportDesignForm', { timeout: 20_000 }, () => {
   });
 
   it('refuses a file that is not JSON or not a study design before any request', async () => {
-    const calls = stub({ status: 201, body: {} });
+    const calls = recordFetch({ status: 201, body: {} });
     await expect(readDesignFile(file('x.json', '{"format": '))).rejects.toThrow(/x\.json is not valid JSON/);
     await expect(readDesignFile(file('x.json', '[1]'))).rejects.toThrow('x.json does not hold a study design (a JSON object).');
     await expect(readDesignFile(file('x.json', '{"format": "qoe-policy/v1"}'))).rejects.toThrow(

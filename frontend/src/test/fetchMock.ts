@@ -24,3 +24,29 @@ export function jsonResponse(body: unknown, status = 200, statusText = 'OK'): Re
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   return new Response(text, { status, statusText, headers: { 'Content-Type': 'application/json' } });
 }
+
+/** One request a test's fetch stub received (the JSON body parsed, else null). */
+export interface RecordedCall {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+/**
+ * Replaces global fetch with a stub that gives every request the same answer and records
+ * the requests (method, path, JSON body) in the returned array.
+ */
+export function recordFetch(answer: { status: number; body: unknown }): RecordedCall[] {
+  const calls: RecordedCall[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : null;
+      calls.push({ method: init?.method ?? 'GET', url, body });
+      const statusText = answer.status >= 400 ? 'Bad Request' : 'OK';
+      return Promise.resolve(jsonResponse(answer.body, answer.status, statusText));
+    }),
+  );
+  return calls;
+}

@@ -2,29 +2,10 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { Scenario } from '../../api';
-import { jsonResponse } from '../../test/fetchMock';
+import { recordFetch } from '../../test/fetchMock';
 import { withQueries } from '../../test/queries';
 import { FACTOR_CATALOG } from './factorCatalog.fixture';
 import { ScenarioForm } from './ScenarioForm';
-
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-function stubFetch(answer: { status: number; body: unknown }) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
-      calls.push({ method: init?.method ?? 'GET', url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : null });
-      return Promise.resolve(jsonResponse(answer.body, answer.status));
-    }),
-  );
-  return calls;
-}
 
 function renderForm(scenario: Scenario | null = null) {
   const onDone = vi.fn();
@@ -42,7 +23,7 @@ afterEach(() => {
 
 describe('ScenarioForm', { timeout: 20_000 }, () => {
   it('refuses a value outside the registry limits, names the limit and sends nothing', () => {
-    const calls = stubFetch({ status: 201, body: {} });
+    const calls = recordFetch({ status: 201, body: {} });
     renderForm();
     type('Code', 'L9');
     type('Downstream Loss (%)', '150');
@@ -55,7 +36,7 @@ describe('ScenarioForm', { timeout: 20_000 }, () => {
   });
 
   it('refuses an invalid code before any request', () => {
-    const calls = stubFetch({ status: 201, body: {} });
+    const calls = recordFetch({ status: 201, body: {} });
     renderForm();
     type('Code', '1X');
     fireEvent.click(screen.getByRole('button', { name: 'Add scenario' }));
@@ -64,7 +45,7 @@ describe('ScenarioForm', { timeout: 20_000 }, () => {
   });
 
   it('sends burst loss as the gilbert_elliott object with every other field', async () => {
-    const calls = stubFetch({ status: 201, body: {} });
+    const calls = recordFetch({ status: 201, body: {} });
     const { onDone } = renderForm();
     type('Code', 'GE1');
     type('Label', 'Bursty loss downstream');
@@ -90,7 +71,7 @@ describe('ScenarioForm', { timeout: 20_000 }, () => {
   });
 
   it('shows the server 400 next to the field it names', async () => {
-    stubFetch({
+    recordFetch({
       status: 400,
       body: { profile: ['downstream.gilbert_elliott: netem applies one loss model per direction', 'upstream.rate_kbit: 1.5 is not of type integer'] },
     });
@@ -110,7 +91,7 @@ describe('ScenarioForm', { timeout: 20_000 }, () => {
   });
 
   it('edits a stored scenario with PATCH, its burst loss and more factors shown', async () => {
-    const calls = stubFetch({ status: 200, body: {} });
+    const calls = recordFetch({ status: 200, body: {} });
     const scenario = {
       id: 9,
       code: 'R1',
