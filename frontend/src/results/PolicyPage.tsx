@@ -10,6 +10,7 @@ import { getText, studyPath, useApiQuery } from '../api';
 import type { StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { StudyNav, useStudyId } from '../console/ui';
+import { HeadedTable } from './charts/Figure';
 import { download } from './csv';
 import { boundRows, POLICY_FORMATS, policyErrorText, policyPath } from './policy';
 import type { PolicyDoc, PolicyFormat, PolicyParams } from './policy';
@@ -91,32 +92,23 @@ function BoundsTable({ policy }: { policy: PolicyDoc }) {
         other network factors at baseline. Built from {p.n_ratings ?? '?'} ratings of {p.n_raters ?? '?'} raters
         {p.reliable_only ? ' (reliable raters only)' : ''}, study version {typeof p.study?.version === 'string' || typeof p.study?.version === 'number' ? p.study.version : '?'}.
       </p>
-      <div className="table-wrap">
-        <table className="data-table" aria-label="KPI bounds per game class and direction" data-rows={rows.length}>
-          <thead>
-            <tr>
-              {['Game class', 'Games', 'Direction', 'KPI', 'Bound', 'Interval', 'Basis'].map((h) => (
-                <th key={h} scope="col">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r, i) => (
-              <tr key={i} title={r.note || undefined} data-class={r.classId}>
-                <th scope="row">{r.classId}</th>
-                <td>{r.games}</td>
-                <td>{r.direction}</td>
-                <td>{r.kpi}</td>
-                <td className="num">{r.bound}</td>
-                <td className="num">{r.ci}</td>
-                <td>{r.basis}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <HeadedTable
+        label="KPI bounds per game class and direction"
+        header={['Game class', 'Games', 'Direction', 'KPI', 'Bound', 'Interval', 'Basis']}
+        rows={rows.length}
+      >
+        {rows.map((r, i) => (
+          <tr key={i} title={r.note || undefined} data-class={r.classId}>
+            <th scope="row">{r.classId}</th>
+            <td>{r.games}</td>
+            <td>{r.direction}</td>
+            <td>{r.kpi}</td>
+            <td className="num">{r.bound}</td>
+            <td className="num">{r.ci}</td>
+            <td>{r.basis}</td>
+          </tr>
+        ))}
+      </HeadedTable>
       <p className="figure__caption">Hover a row for the analysis&apos; note on how the bound was found. Bounds are marginal: a path at the delay bound and the loss bound together is not guaranteed acceptable.</p>
     </>
   );

@@ -103,11 +103,26 @@ export function Figure({ id, reference, title, caption, points, csv, png, childr
   );
 }
 
-/** A data table with one row of column headers; the body rows are given as children. */
-export function HeadedTable({ label, header, children }: { label: string; header: string[]; children: ReactNode }) {
+/**
+ * A data table with one row of column headers; the body rows are given as children. `rows`
+ * becomes `data-rows` (browser tests count rows by it).
+ */
+export function HeadedTable({
+  label,
+  header,
+  children,
+  className,
+  rows,
+}: {
+  label: string;
+  header: string[];
+  children: ReactNode;
+  className?: string;
+  rows?: number;
+}) {
   return (
     <div className="table-wrap">
-      <table className="data-table" aria-label={label}>
+      <table className={className ? `data-table ${className}` : 'data-table'} aria-label={label} data-rows={rows}>
         <thead>
           <tr>
             {header.map((h) => (

@@ -6,7 +6,7 @@ import { round } from '../transforms';
 import type { TidyRating } from '../transforms';
 import { tablesToPng } from './canvasTable';
 import { fmt } from './common';
-import { Figure } from './Figure';
+import { Figure, HeadedTable } from './Figure';
 
 export function ParticipantsFigure({ doc, ratings, scenarios, ratingsError }: { doc: AnalysisDoc; ratings: TidyRating[] | null; scenarios: string[]; ratingsError: string | null }) {
   const rows = participantRows(doc, ratings);
@@ -54,36 +54,23 @@ export function ParticipantsFigure({ doc, ratings, scenarios, ratingsError }: { 
           .join(' ') || null
       }
     >
-      <div className="table-wrap">
-        <table className="data-table participants" aria-label="Participants" data-rows={rows.length}>
-          <thead>
-            <tr>
-              {header.map((h) => (
-                <th key={h} scope="col">
-                  {h}
+      <HeadedTable label="Participants" header={header} className="participants" rows={rows.length}>
+        {rows.map((r) => (
+          <tr key={r.rater} data-rater={r.rater} data-status={r.status}>
+            {line(r).map((cell, j) =>
+              j === 0 ? (
+                <th key={j} scope="row">
+                  {cell}
                 </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.rater} data-rater={r.rater} data-status={r.status}>
-                {line(r).map((cell, j) =>
-                  j === 0 ? (
-                    <th key={j} scope="row">
-                      {cell}
-                    </th>
-                  ) : (
-                    <td key={j} className={j === 3 ? `rater-status rater-status--${r.status}` : j >= 5 ? 'num' : undefined}>
-                      {cell}
-                    </td>
-                  ),
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              ) : (
+                <td key={j} className={j === 3 ? `rater-status rater-status--${r.status}` : j >= 5 ? 'num' : undefined}>
+                  {cell}
+                </td>
+              ),
+            )}
+          </tr>
+        ))}
+      </HeadedTable>
     </Figure>
   );
 }
