@@ -6,8 +6,10 @@ the base profile) and adds one scenario with Gilbert–Elliott burst loss by han
 generator refuses an 11 × 11 grid (121 scenarios, over the maximum of 100) and the scenario
 form a loss of 150 %. Then two participants each rate the ten scenarios in a real session
 (dry-run netem agent, second browser context). After 0, 1 and 2 completed sessions the
-results explorer must not blank: every figure is drawn with points or says why it is not
-computable yet, and no uncaught error reaches the page. After two sessions the factor
+results explorer must not blank and no uncaught error reaches the page. With no session the
+backend refuses to analyse (400) and the page says why, in words, with no figure; after one
+and two sessions every figure is drawn with points or says why it is not computable yet
+(agreement between raters needs a second rater). After two sessions the factor
 heatmap has its 9 cells, MOS against one factor has levels × games points, the tidy CSV
 carries the jitter and burst-loss columns, and the Policy tab downloads every format.
 """
