@@ -290,17 +290,19 @@ def check_results(
     page: Any, study_id: int, app: LiveApp, title: str, sessions: int, errors: list[str]
 ) -> dict[str, tuple[str, int]]:
     if sessions == 0:
-        # No completed session: the backend refuses to start an analysis (400, nothing to
-        # analyse) and the page says so in words instead of blanking; no figure is drawn.
+        # No completed session: nothing to analyse (the backend says so with code
+        # no_ratings); the page says it in words and every figure gives its reason.
         page.goto(f"{app.url}/console/studies/{study_id}/results")
         page.get_by_role("heading", name=title).wait_for()
-        expect(page.get_by_role("alert")).to_contain_text(
-            "no ratings of completed sessions", timeout=ANALYSIS_TIMEOUT_MS
+        expect(page.locator("[data-empty-study]")).to_contain_text(
+            "No ratings yet", timeout=ANALYSIS_TIMEOUT_MS
         )
-        expect(page.get_by_role("group", name="Filters")).to_be_visible()
-        expect(page.locator("figure[data-state='error']")).to_have_count(0)
+        expect(page.get_by_test_id("analysis-summary")).to_contain_text(re.compile(r"^0 ratings"))
+        expect(page.get_by_role("alert")).to_have_count(0)
+        states = figure_states(page)
+        assert states and all(state == ("not-computable", 0) for state in states.values()), states
         assert not errors, errors
-        return {}
+        return states
     open_results(page, study_id, app, title)
     summary = page.get_by_test_id("analysis-summary")
     expect(summary).to_contain_text(re.compile(rf"^{sessions * SCENARIOS} ratings"))

@@ -2,7 +2,7 @@ import type { AnalysisState } from './useAnalysis';
 
 /** Progress of an analysis job: a labelled progress bar, or the failure in words. */
 export function AnalysisProgress({ state, onRetry }: { state: AnalysisState; onRetry: () => void }) {
-  if (state.status === 'idle' || state.status === 'done') return null;
+  if (state.status === 'idle' || state.status === 'done' || state.status === 'no-ratings') return null;
   if (state.status === 'failed') {
     return (
       <div className="status status--error" role="alert">

@@ -8,6 +8,7 @@ import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { StudyNav, useStudyId } from '../console/ui';
 import { AnalysisProgress } from './AnalysisProgress';
 import type { AnalysisDoc } from './analysisTypes';
+import { emptyAnalysisDoc } from './emptyDoc';
 import { ExplorerFigures } from './ExplorerFigures';
 import './results.css';
 import { parseCSVRecords } from './csv';
@@ -54,13 +55,18 @@ function Explorer({ study }: { study: StudyDetail }) {
   const docs = useMemo(() => {
     if (current) {
       return {
-        all: all.state.status === 'done' ? all.state.job.result : null,
+        all:
+          all.state.status === 'done'
+            ? all.state.job.result
+            : all.state.status === 'no-ratings'
+              ? emptyAnalysisDoc(Object.fromEntries(study.games.map((g) => [g.name, g.pace])))
+              : null,
         reliable: reliable.state.status === 'done' ? reliable.state.job.result : null,
       };
     }
     const pick = (only: boolean) => pastJobs.find((j) => j.study_version === version && j.reliable_only === only)?.result ?? null;
     return { all: pick(false), reliable: pick(true) };
-  }, [current, all.state, reliable.state, pastJobs, version]);
+  }, [current, all.state, reliable.state, pastJobs, version, study.games]);
 
   // The tidy ratings (for the M1 × M2 pairs, which the analysis document does not keep).
   const csv = useQuery({

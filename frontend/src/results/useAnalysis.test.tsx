@@ -74,4 +74,28 @@ describe('useAnalysis', () => {
     });
     expect(failedStart.result.current.state).toMatchObject({ message: expect.stringContaining('no ratings yet') as unknown });
   });
+
+  it('reports a study without ratings as no-ratings, not as a failure', async () => {
+    mockFetch({
+      [studyAnalysisPath(1)]: {
+        status: 400,
+        statusText: 'Bad Request',
+        body: { detail: 'the study has no ratings of completed sessions to analyse', code: 'no_ratings' },
+      },
+    });
+    const { result } = renderHook(() => useAnalysis(1, false, true), { wrapper });
+    await waitFor(() => {
+      expect(result.current.state.status).toBe('no-ratings');
+    });
+  });
+
+  it('keeps any other 400 a failure with its message', async () => {
+    mockFetch({
+      [studyAnalysisPath(1)]: { status: 400, statusText: 'Bad Request', body: { detail: 'reliable_only: not a boolean' } },
+    });
+    const { result } = renderHook(() => useAnalysis(1, false, true), { wrapper });
+    await waitFor(() => {
+      expect(result.current.state.status).toBe('failed');
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 
-import { analysisJobPath, analysisJobsPath, getJSON, sendJSON, studyAnalysisPath } from '../api';
+import { analysisJobPath, analysisJobsPath, ApiError, getJSON, sendJSON, studyAnalysisPath } from '../api';
 import type { AnalysisJob } from '../api';
 import { useApiQuery } from '../api';
 import type { AnalysisDoc } from './analysisTypes';
@@ -13,6 +13,8 @@ export type AnalysisState =
   | { status: 'starting' }
   | { status: 'running'; job: Job }
   | { status: 'done'; job: Job }
+  /** The study has no ratings of completed sessions: nothing to analyse yet (not a failure). */
+  | { status: 'no-ratings' }
   | { status: 'failed'; message: string; job?: Job };
 
 const POLL_MS = 1000;
@@ -20,6 +22,14 @@ const POLL_MS = 1000;
 const finished = (job: Job | undefined): boolean => job?.state === 'succeeded' || job?.state === 'failed';
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The backend's refusal to analyse a study without ratings (400, code "no_ratings"). */
+const isNoRatings = (error: unknown): boolean =>
+  error instanceof ApiError &&
+  error.status === 400 &&
+  typeof error.body === 'object' &&
+  error.body !== null &&
+  (error.body as { code?: unknown }).code === 'no_ratings';
 
 /**
  * Starts (or re-uses) the analysis of a study and polls the job until it finishes.
@@ -57,6 +67,7 @@ export function useAnalysis(studyId: number, reliableOnly: boolean, enabled: boo
   let state: AnalysisState;
   const job = poll.data ?? started;
   if (!enabled) state = { status: 'idle' };
+  else if (start.error && isNoRatings(start.error)) state = { status: 'no-ratings' };
   else if (start.error) state = { status: 'failed', message: message(start.error) };
   else if (poll.error) state = job ? { status: 'failed', message: message(poll.error), job } : { status: 'failed', message: message(poll.error) };
   else if (job === undefined) state = { status: 'starting' };

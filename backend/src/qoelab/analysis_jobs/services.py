@@ -15,7 +15,14 @@ from qoelab.studies.models import Study
 
 
 class NothingToAnalyse(BadRequest):
-    """The study has no ratings the analysis could use (400)."""
+    """The study has no ratings the analysis could use (400, ``code`` "no_ratings").
+
+    The code lets the results explorer tell "nothing to analyse yet" (a new study) from a
+    bad request, and show each figure's reason instead of an error.
+    """
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "code": "no_ratings"}
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,9 @@ def manage(environment: dict[str, str], *args: str) -> subprocess.CompletedProce
         env=environment,
         capture_output=True,
         text=True,
-        timeout=120,
+        # A hang bound, not a speed target: collectstatic compresses every asset and took
+        # over 120 s on a loaded 2-core machine.
+        timeout=900,
         check=False,
     )
 

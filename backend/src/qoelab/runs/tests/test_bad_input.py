@@ -388,13 +388,15 @@ def test_import_rejects_a_bad_file_whole(lab: Lab, example_study: Study) -> None
 
 @pytest.mark.django_db
 def test_analysis_without_ratings_is_refused(lab: Lab, example_study: Study) -> None:
-    rejected(
+    response = rejected(
         lambda: lab.researcher.post(
             f"/api/v1/studies/{example_study.pk}/analysis/", {}, format="json"
         ),
         400,
         "no ratings",
     )
+    # The explorer tells "nothing to analyse yet" from a bad request by this code.
+    assert response.json()["code"] == "no_ratings"
     rejected(
         lambda: lab.researcher.post(
             f"/api/v1/studies/{example_study.pk}/analysis/",
