@@ -69,6 +69,17 @@ def participant_until_free_play(screen: Any, *, age: int = 27) -> None:
     screen.get_by_role("heading", level=1, name="Free play").wait_for()
 
 
+def participant_final_questions(screen: Any, *, attitude: str = "neutral") -> None:
+    """The post-session questions of the example questionnaire, then Finish."""
+    screen.get_by_role("heading", level=1, name="Almost done: a few last questions").wait_for()
+    screen.get_by_role("group", name=re.compile("Would you pay a monthly fee")).get_by_label(
+        "yes"
+    ).check()
+    screen.get_by_role("group", name=re.compile("general attitude")).get_by_label(attitude).check()
+    screen.get_by_role("button", name="Finish").click()
+    screen.get_by_role("heading", level=1, name="Thank you for taking part!").wait_for()
+
+
 def import_fixture_ratings(page: Any, app: LiveApp) -> None:
     """Progress page: import the synthetic data set (58 raters, 79 sessions, 790 ratings)."""
     page.get_by_role("navigation", name="Study").get_by_role("link", name="Progress").click()

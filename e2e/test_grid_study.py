@@ -24,7 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flows import create_and_start_session, participant_until_free_play, sign_in
+from flows import (
+    create_and_start_session,
+    participant_final_questions,
+    participant_until_free_play,
+    sign_in,
+)
 from live_server import LiveApp
 from playwright.sync_api import expect
 
@@ -231,15 +236,7 @@ def run_session(
             screen.keyboard.press(str(score(scenarios[code], rater)))
             screen.keyboard.press("Enter")
             expect(console.locator(".order__item--done")).to_have_count(position)
-        screen.get_by_role("heading", level=1, name="Almost done: a few last questions").wait_for()
-        screen.get_by_role("group", name=re.compile("Would you pay a monthly fee")).get_by_label(
-            "yes"
-        ).check()
-        screen.get_by_role("group", name=re.compile("general attitude")).get_by_label(
-            "neutral"
-        ).check()
-        screen.get_by_role("button", name="Finish").click()
-        screen.get_by_role("heading", level=1, name="Thank you for taking part!").wait_for()
+        participant_final_questions(screen)
     finally:
         context.close()
     console.get_by_test_id("session-state").filter(has_text="Completed").wait_for()

@@ -16,7 +16,13 @@ from typing import Any
 
 import pytest
 from a11y import assert_accessible
-from flows import import_fixture_ratings, open_results, sign_in, study_rating_count
+from flows import (
+    import_fixture_ratings,
+    open_results,
+    participant_final_questions,
+    sign_in,
+    study_rating_count,
+)
 from live_server import STATION_NAME, LiveApp
 from playwright.sync_api import expect
 
@@ -167,14 +173,7 @@ def test_a_complete_session_in_two_browser_contexts(live_app: LiveApp, contexts:
 
     heading(screen, "Almost done: a few last questions")
     assert_accessible(screen, "post-session questions")
-    screen.get_by_role("group", name=re.compile("Would you pay a monthly fee")).get_by_label(
-        "yes"
-    ).check()
-    screen.get_by_role("group", name=re.compile("general attitude")).get_by_label(
-        "positive"
-    ).check()
-    screen.get_by_role("button", name="Finish").click()
-    heading(screen, "Thank you for taking part!")
+    participant_final_questions(screen, attitude="positive")
     assert_accessible(screen, "thanks")
 
     console.get_by_test_id("session-state").filter(has_text="Completed").wait_for()
