@@ -85,8 +85,7 @@ def _run(stack: Stack, timings: dict[str, Any]) -> None:
         "Smoke seat",
         "--agent-url",
         stack.agent_url,
-        "--token",
-        stack.agent_token,
+        f"--token={stack.agent_token}",
         "--check",
     )
     assert "Agent health: ok" in out, out

@@ -298,7 +298,7 @@ EXPECTED_STATUS = {
     "unknown_direction": 422,
     "loss_150": 422,
     "negative_delay": 422,
-    "jitter_gt_delay": 422,
+    "two_loss_models": 422,
     "reorder_without_delay": 422,
     "missing_token": 401,
     "wrong_token": 401,

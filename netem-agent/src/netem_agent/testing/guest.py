@@ -224,7 +224,9 @@ class Runner:
                 "unknown_direction": agent.put({"sideways": {"delay_ms": 10}}),
                 "loss_150": agent.put({"upstream": {"loss_pct": 150}}),
                 "negative_delay": agent.put({"downstream": {"delay_ms": -5}}),
-                "jitter_gt_delay": agent.put({"downstream": {"delay_ms": 5, "jitter_ms": 10}}),
+                "two_loss_models": agent.put(
+                    {"downstream": {"loss_pct": 1, "gilbert_elliott": {"p_pct": 1, "r_pct": 50}}}
+                ),
                 "reorder_without_delay": agent.put({"upstream": {"reorder_pct": 5}}),
                 "missing_token": agent.request("PUT", "/v1/profile", {"profile": good}, auth=False),
                 "wrong_token": agent.request(

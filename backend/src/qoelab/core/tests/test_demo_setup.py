@@ -23,8 +23,7 @@ def station(url: str, previous: str, capsys: pytest.CaptureFixture[str]) -> str:
         "Seat 1",
         "--agent-url",
         url,
-        "--token",
-        TOKEN,
+        f"--token={TOKEN}",
         "--if-absent",
         "--previous-agent-url",
         previous,
@@ -81,3 +80,20 @@ def test_ensure_station_if_absent_follows_only_the_demo_agent(
     kept = station(third, second, capsys)
     assert "kept → agent http://10.0.0.5:8787" in kept
     assert Station.objects.get(name="Seat 1").agent_url == "http://10.0.0.5:8787"
+
+
+@pytest.mark.django_db
+def test_a_token_that_starts_with_a_dash_is_taken_as_the_value(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Random url-safe tokens start with "-" one time in 64: callers pass --token=VALUE."""
+    call_command(
+        "ensure_station",
+        "--name",
+        "Seat 9",
+        "--agent-url",
+        "http://127.0.0.1:9",
+        "--token=-GHy2K5IYpwM70Vogvvwgb9JgGf",
+    )
+    station = Station.objects.get(name="Seat 9")
+    assert station.agent_token == "-GHy2K5IYpwM70Vogvvwgb9JgGf"

@@ -308,8 +308,7 @@ def test_a_server_restart_mid_session_resumes_at_the_same_scenario(
         "Seat 1",
         "--agent-url",
         dry_run_agent.url,
-        "--token",
-        dry_run_agent.token,
+        f"--token={dry_run_agent.token}",
     )
     server.start()
     api = requests.Session()
