@@ -12,8 +12,10 @@ import {
   HeatmapFigure,
   InterRaterFigure,
   IntraRaterFigure,
+  MleQualityFigure,
   MosOverFactorFigure,
   MosPerScenarioFigure,
+  RaterBiasFigure,
   SosFigure,
   ThresholdsFigure,
   TreeFigure,
@@ -169,6 +171,14 @@ export function ExplorerFigures(props: ExplorerProps) {
         </Safe>
         <Safe id="participants" title="Participants">
           <ParticipantsFigure doc={rater} ratings={ratings} scenarios={scenarios} ratingsError={ratingsError} />
+        </Safe>
+      </Section>
+      <Section id="sec-subject-model" title="Subject model (raters' bias and inconsistency)">
+        <Safe id="rater-bias" title="Raters: bias vs inconsistency">
+          <RaterBiasFigure doc={rater} />
+        </Safe>
+        <Safe id="mle-quality" title="MLE quality beside MOS per condition">
+          <MleQualityFigure doc={rater} games={games} scenarios={scenarios} />
         </Safe>
       </Section>
       <Section id="sec-kpi" title="Key quality indicators">

@@ -41,17 +41,93 @@ export type NoteSection = 'sos_hypothesis' | 'reliability.intra' | 'reliability.
 
 export type RaterStatus = 'reliable' | 'unreliable' | 'not_assessable';
 
-/** One rater of the subject model (bias and inconsistency, ITU-T P.910 annex). */
+/** One rater of the subject model (bias and inconsistency, ITU-T P.910 annex; report.py). */
 export interface SubjectRater {
   rater_id: string;
   n?: number;
+  /** Δ: mean zero over the fitted raters of a block; `null` when the rater is not fitted. */
   bias: number | null;
+  bias_se?: number | null;
   bias_ci95_low?: number | null;
   bias_ci95_high?: number | null;
+  /** υ: the standard deviation of the rater's noise. */
   inconsistency: number | null;
+  inconsistency_se?: number | null;
   inconsistency_ci95_low?: number | null;
   inconsistency_ci95_high?: number | null;
+  /** `fitted` or `not_identifiable` (then listed in `subject_model.not_identifiable`). */
   status?: string;
+  /** Connected part of the design: 0 = the main one, > 0 = another, −1 = not fitted. */
+  block?: number;
+}
+
+/** One condition (scenario × game) of the subject model: quality ψ beside the raw MOS. */
+export interface SubjectCondition {
+  scenario: string;
+  game: string;
+  n: number;
+  /** Mean of all ratings of the condition (no CI; the CI is in `conditions`). */
+  mos: number | null;
+  quality: number | null;
+  quality_se: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  block: number;
+}
+
+/** A part of the design the model cannot estimate, with the reason (subject_model.py). */
+export interface SubjectIssue {
+  /** `single_condition`, `no_variation`, `fitted_exactly`, `disconnected`, `no_fitted_rater`, `no_data`. */
+  kind?: string;
+  reason: string;
+  raters?: string[];
+  conditions?: string[];
+}
+
+export interface SubjectModel {
+  model?: string;
+  method?: string;
+  fitted_on?: string;
+  /** `ok`, `not_identifiable` (some part left out, see `not_identifiable`) or `not_converged`. */
+  status?: string;
+  condition_columns?: string[];
+  convergence?: {
+    iterations: number;
+    final_change: number | null;
+    tolerance: number;
+    max_iterations: number;
+    converged: boolean;
+    n_ratings_used: number;
+    n_raters_fitted: number;
+    n_conditions_fitted: number;
+  };
+  not_identifiable?: SubjectIssue[];
+  /** Absent in documents stored before the per-condition quality was reported. */
+  conditions?: SubjectCondition[];
+  raters: SubjectRater[];
+}
+
+/** One rater of the ITU-T P.913 screening (p913.py). */
+export interface P913Rater {
+  rater_id: string;
+  r: number | null;
+  r1: number | null;
+  r2: number | null;
+  status: RaterStatus;
+  reason: string;
+  rejected_in_pass: number | null;
+}
+
+export interface P913Screening {
+  threshold: number;
+  r2_threshold: number;
+  rule: string;
+  source: string;
+  passes: number;
+  rejected_per_pass: string[][];
+  per_rater: P913Rater[];
+  rejected: string[];
+  not_assessable: string[];
 }
 
 export interface SosFit {
@@ -145,11 +221,7 @@ export interface AnalysisDoc {
   };
   /** What is not computable yet, per section, in plain words. */
   notes?: Partial<Record<NoteSection, string>>;
-  subject_model?: {
-    status?: string;
-    raters: SubjectRater[];
-    not_identifiable?: { kind?: string; reason: string; raters?: (string | number)[] }[];
-  };
+  subject_model?: SubjectModel;
   conditions: Condition[];
   sos_hypothesis: SosSection & {
     formula: string;
@@ -163,6 +235,8 @@ export interface AnalysisDoc {
     reliable_raters: string[];
     inter: InterRater[];
     rejected_by_rule: Record<string, string[]>;
+    /** The screening rules besides the intra-rater one (newer documents). */
+    screening?: { p913?: P913Screening };
     /** Per rater and screening rule: its status (newer documents). */
     rater_status?: ({ rater_id: string } & Record<string, string>)[];
   };

@@ -3,5 +3,7 @@ export { HeatmapFigure } from './HeatmapFigure';
 export { CdfFigure, MosOverFactorFigure, MosPerScenarioFigure } from './mosFigures';
 export { ThresholdsFigure, WeightsFigure } from './modelFigures';
 export { InterRaterFigure, IntraRaterFigure, SosFigure } from './raterFigures';
+export { MleQualityFigure } from './MleQualityFigure';
+export { RaterBiasFigure } from './RaterBiasFigure';
 export { TreeFigure } from './TreeFigure';
 export { factorLabel } from '../transforms';
