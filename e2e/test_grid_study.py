@@ -58,6 +58,8 @@ GENERIC_FIGURES = {
     "inter-rater",
     "sos",
     "participants",
+    "rater-bias",
+    "mle-quality",
     "weights",
     "decision-tree",
     "thresholds",
