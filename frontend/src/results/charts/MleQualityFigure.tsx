@@ -12,6 +12,8 @@ import { colour } from './setup';
 
 /** Half the gap between the two points of a condition on the category axis. */
 const OFFSET = 0.17;
+/** Above this many conditions the points shrink and the chart grows (rotated labels). */
+const MANY = 24;
 
 const HEADER = ['scenario', 'game', 'n', 'mos', 'mos_ci95_low', 'mos_ci95_high', 'mle_quality', 'mle_quality_se', 'mle_ci95_low', 'mle_ci95_high', 'mle_minus_mos', 'block'];
 
@@ -29,14 +31,17 @@ function series(rows: readonly QualityRow[], shift: number, value: (r: QualityRo
 export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; games: string[]; scenarios: string[] }) {
   const { ref, png } = useChartRef();
   const rows = qualityRows(doc, games, scenarios);
+  const many = rows.length > MANY;
+  const radius = many ? 3 : 5;
   const mos = series(rows, -OFFSET, (r) => [r.mos, r.mosLow, r.mosHigh]);
   const mle = series(rows, OFFSET, (r) => [r.quality, r.qualityLow, r.qualityHigh]);
   const chartData: ChartData<'scatter'> = {
     datasets: [
-      { label: 'MOS (95 % t-CI)', ...mos, backgroundColor: colour(0), borderColor: colour(0), pointStyle: 'circle', pointRadius: 5 },
-      { label: 'MLE quality ψ (95 % CI)', ...mle, backgroundColor: colour(1), borderColor: colour(1), pointStyle: 'rectRot', pointRadius: 6 },
+      { label: 'MOS (95 % t-CI)', ...mos, backgroundColor: colour(0), borderColor: colour(0), pointStyle: 'circle', pointRadius: radius },
+      { label: 'MLE quality ψ (95 % CI)', ...mle, backgroundColor: colour(1), borderColor: colour(1), pointStyle: 'rectRot', pointRadius: radius + 1 },
     ],
   };
+  const ends = [...mos.errorBars.low, ...mos.errorBars.high, ...mle.errorBars.low, ...mle.errorBars.high].filter((v): v is number => v !== null);
   const tick = (value: number | string) => {
     const i = Number(value);
     return Number.isInteger(i) && rows[i] ? label(rows[i]) : '';
@@ -44,9 +49,21 @@ export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; 
   const options: ChartOptions<'scatter'> = {
     maintainAspectRatio: false,
     scales: {
-      x: { type: 'linear', min: -0.5, max: rows.length - 0.5, ticks: { stepSize: 1, autoSkip: false, callback: tick, maxRotation: 90 }, grid: { display: false }, title: { display: true, text: 'Condition (scenario · game)' } },
-      // ψ is not bounded by the scale: a condition that only harsh raters saw can lie above 5
-      y: { suggestedMin: 1, suggestedMax: 5, title: { display: true, text: 'Quality (1 bad … 5 excellent)' } },
+      x: {
+        type: 'linear',
+        min: -0.5,
+        max: rows.length - 0.5,
+        // one tick per condition (Chart.js would start the ticks at −0.5)
+        afterBuildTicks: (axis) => {
+          axis.ticks = rows.map((_, i) => ({ value: i }));
+        },
+        ticks: { autoSkip: false, callback: tick, maxRotation: 90 },
+        grid: { display: false },
+        title: { display: true, text: 'Condition (scenario · game)' },
+      },
+      // ψ and the interval ends are not bounded by the scale (a condition that only harsh
+      // raters saw can lie above 5): the axis spans 1–5 and every whisker
+      y: { suggestedMin: Math.min(1, ...ends), suggestedMax: Math.max(5, ...ends), title: { display: true, text: 'Quality (1 bad … 5 excellent)' } },
     },
     plugins: {
       legend: { position: 'bottom', labels: { usePointStyle: true } },
@@ -111,7 +128,7 @@ export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; 
       note={note.length ? note.join(' ') : null}
       table={<DataTable label="MOS and MLE quality per condition" header={HEADER} rows={csvRows} />}
     >
-      <div className="chart-box">
+      <div className="chart-box" style={many ? { height: 460 } : undefined}>
         <ChartCanvas ref={ref as never} type="scatter" data={chartData} options={options} role="img" aria-label="Points with intervals: MOS and MLE quality per condition" />
       </div>
     </Figure>

@@ -78,12 +78,14 @@ export function RaterBiasFigure({ doc }: { doc: AnalysisDoc }) {
       errorBars: { low: g.points.map((p) => p.biasLow), high: g.points.map((p) => p.biasHigh) },
     })),
   };
+  const ends = points.flatMap((p) => [p.biasLow, p.biasHigh]).filter((v): v is number => v !== null);
   const pointAt = (dataset: number, index: number): RaterPoint | undefined => groups[dataset]?.points[index];
   const options: ChartOptions<'scatter'> = {
     maintainAspectRatio: false,
     scales: {
       x: { type: 'linear', min: 0, title: { display: true, text: "Inconsistency υ (SD of the rater's noise, rating points)" } },
-      y: { title: { display: true, text: 'Bias Δ (rating points; 0 = the average rater)' } },
+      // the whiskers are drawn outside Chart.js' data range: the axis spans them too
+      y: { suggestedMin: Math.min(0, ...ends), suggestedMax: Math.max(0, ...ends), title: { display: true, text: 'Bias Δ (0 = the average rater)' } },
     },
     plugins: {
       legend: { position: 'bottom', labels: { usePointStyle: true } },
