@@ -92,7 +92,9 @@ def write_plots(doc: dict[str, Any], out_dir: Path) -> list[Path]:
         ("reliable", doc["sos_hypothesis"]["reliable_raters"]),
     ):
         if fit and fit.get("a") is not None:
-            ax.plot(m, sos_from_mos(m, fit["a"], y_min, y_max), label=f"{label}: a = {fit['a']:.3f}")
+            ax.plot(
+                m, sos_from_mos(m, fit["a"], y_min, y_max), label=f"{label}: a = {fit['a']:.3f}"
+            )
     ax.set_xlabel("MOS")
     ax.set_ylabel("SOS")
     if ax.get_legend_handles_labels()[0]:  # no fitted curve yet (pilot data): no legend
