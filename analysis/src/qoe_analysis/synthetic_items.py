@@ -50,7 +50,7 @@ def gaming_sidecar(min_response_ms: int = 1000) -> dict[str, Any]:
 
 
 def _clip_round(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    return np.round(np.clip(values, 1.0, 7.0), 1)
+    return np.asarray(np.round(np.clip(values, 1.0, 7.0), 1), dtype=np.float64)
 
 
 def generate_item_study(
