@@ -46,6 +46,7 @@ __all__ = [
     "OVERALL",
     "SCALE_KINDS",
     "Sidecar",
+    "acceptable_cut",
     "default_scale",
     "default_sidecar",
     "gob_cut",
@@ -232,6 +233,14 @@ def midpoint(scale: Mapping[str, Any]) -> float:
     return (float(scale["min"]) + float(scale["max"])) / 2.0
 
 
+def acceptable_cut(scale: Mapping[str, Any] | None = None) -> int | float:
+    """The default "acceptable from" cut of a scale: 3 on ACR-5 (the reference study),
+    else the midpoint rounded up to a point of the scale (0..6: 3, 1..7: 4, 0..100: 50)."""
+    if scale is None or scale["kind"] in ("acr5", "dcr5"):
+        return DEFAULT_ACCEPTABLE_CUT
+    return math.ceil(midpoint(scale))
+
+
 def gob_cut(scale: Mapping[str, Any]) -> float:
     """Lowest "good or better" value: L + ¾·(H − L), the point 4 of ACR 1..5 (P.800 %GoB)."""
     lo, hi = float(scale["min"]), float(scale["max"])
@@ -404,7 +413,7 @@ def parse_sidecar(raw: Any) -> Sidecar:
         acceptance_raw = (
             {"item": binary[0]}
             if binary
-            else {"item": first["key"], "min": math.ceil(midpoint(first["scale"]))}
+            else {"item": first["key"], "min": acceptable_cut(first["scale"])}
         )
     acceptance = parse_acceptance(acceptance_raw, items)
     floor = raw.get("min_response_ms", DEFAULT_MIN_RESPONSE_MS)
