@@ -12,6 +12,14 @@ profile is the scenario's factor values overridden by the row's, per direction, 
 :func:`netem_profile.unflatten_direction` builds it. Each ``session_id`` becomes one
 completed, imported session (one rater and one game per session); participants are
 matched by ``rater_id`` (created when new).
+
+Long format (issue 15): each row is one value of one rating item (``item``; a file without
+that column rates the item ``overall``). The item must be one of the study's rating items
+and the value must lie on its scale (:func:`qoe_analysis.scales.validate_value`), so a
+0..6 dataset imports once the study declares a discrete 0..6 item. The rows of one rating
+(same session, scenario and ``training`` flag) become one stored rating with a value per
+item; ``training`` (0/1) marks training ratings (stored first in the session's order,
+round 0), ``response_ms`` and ``since_end_ms`` are optional whole milliseconds.
 """
 
 from __future__ import annotations
@@ -35,7 +43,8 @@ from netem_profile import (
     parse_column,
     unflatten_direction,
 )
-from qoe_analysis.tidy_columns import REQUIRED_COLUMNS
+from qoe_analysis import scales
+from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, REQUIRED_COLUMNS
 
 from qoelab.core.errors import BadRequest
 from qoelab.exports.tidy import PARTICIPANT_COLUMNS, question_columns, scenario_labels
@@ -135,13 +144,14 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
     if missing:
         raise ImportRejected(f"required column(s) missing: {', '.join(missing)}", 1)
     questions = {q["key"]: q for q in study.questionnaire if q["key"] in question_columns(study)}
-    known = {*REQUIRED_COLUMNS, *PARTICIPANT_COLUMNS, *FACTOR_COLUMNS, *questions}
+    known = {*REQUIRED_COLUMNS, *ITEM_COLUMNS, *PARTICIPANT_COLUMNS, *FACTOR_COLUMNS, *questions}
     unknown = [c for c in header if c not in known]
     if unknown:
         raise ImportRejected(
             f"unknown column(s) {', '.join(unknown)}; allowed besides the required ones: "
             "the impairment factor columns (ds_delay_ms, us_delay_ms, …, see "
-            f"GET /api/v1/factors/) and {', '.join([*PARTICIPANT_COLUMNS, *questions])}",
+            "GET /api/v1/factors/) and "
+            f"{', '.join([*ITEM_COLUMNS, *PARTICIPANT_COLUMNS, *questions])}",
             1,
         )
     impairment = [c for c in header if c in FACTOR_COLUMNS]
@@ -154,9 +164,15 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
     games = {g.name: g for g in study.games.all()}
     labels = scenario_labels(study)
     scenarios = {labels[s.pk]: s for s in Scenario.objects.filter(study=study)}
-    scale_max = study.scale_max
+    items = {item["key"]: item for item in study.rating_items}
+    if ITEM not in header and scales.OVERALL not in items:
+        raise ImportRejected(
+            f"no item column, so the ratings are of item {scales.OVERALL!r}, which the study "
+            f"does not declare (its items: {', '.join(items)}); add an item column",
+            1,
+        )
     sessions: dict[str, _Session] = {}
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str, bool, str]] = set()
     count = 0
     try:
         for row in reader:
@@ -197,18 +213,13 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
                     f"scenario: {row['scenario']!r} is not a scenario of this study", line
                 )
             applied = _impairment(row, impairment, scenario, line)
-            raw_score = row["rating"]
-            try:
-                score = int(raw_score)
-            except ValueError:
-                raise ImportRejected(f"rating: {raw_score!r} is not a whole number", line) from None
-            if not 1 <= score <= scale_max:
-                raise ImportRejected(f"rating: {score} is outside the scale 1..{scale_max}", line)
-            key = (rater, row["session_id"], row["scenario"])
+            item, value = _item_value(row, items, line)
+            training = _bool(row["training"], "training", line) if row.get("training") else False
+            key = (rater, row["session_id"], row["scenario"], training, item)
             if key in seen:
                 raise ImportRejected(
-                    f"a second rating of scenario {row['scenario']} by {rater} in session "
-                    f"{row['session_id']}",
+                    f"a second {'training ' if training else ''}rating of item {item} for "
+                    f"scenario {row['scenario']} by {rater} in session {row['session_id']}",
                     line,
                 )
             seen.add(key)
@@ -224,22 +235,87 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
                     line,
                 )
             factors = _factors(row, questions, line)
-            for name, value in factors.items():
-                if name in entry.factors and entry.factors[name] != value:
+            for name, answer in factors.items():
+                if name in entry.factors and entry.factors[name] != answer:
                     raise ImportRejected(
-                        f"{name}: {value!r} differs from {entry.factors[name]!r} earlier in "
+                        f"{name}: {answer!r} differs from {entry.factors[name]!r} earlier in "
                         f"session {row['session_id']}",
                         line,
                     )
-                entry.factors[name] = value
-            entry.rows.append(
-                {"scenario": scenario, "score": score, "applied": applied, "line": line}
-            )
+                entry.factors[name] = answer
+            _add_value(entry, row, scenario, applied, training, item, value, line)
     except csv.Error as exc:
         raise ImportRejected(f"malformed CSV ({exc})", reader.line_num) from None
     if not sessions:
         raise ImportRejected("the file contains no ratings", 2)
     return sessions
+
+
+def _item_value(
+    row: dict[str, str], items: dict[str, dict[str, Any]], line: int
+) -> tuple[str, int | float]:
+    """The row's item (``overall`` without the column) and its value on the item's scale."""
+    item = row.get(ITEM) or scales.OVERALL
+    declared = items.get(item)
+    if declared is None:
+        raise ImportRejected(
+            f"item: {item!r} is not a rating item of this study ({', '.join(items)}); "
+            "declare it in the study's rating_items first",
+            line,
+        )
+    value = _float(row, "rating", line)
+    try:
+        scales.validate_value(declared["scale"], value, f"rating: item {item}")
+    except ValueError as exc:
+        raise ImportRejected(str(exc), line) from None
+    return item, int(value) if scales.is_discrete(declared["scale"]) else value
+
+
+def _milliseconds(row: dict[str, str], column: str, line: int) -> int | None:
+    raw = row.get(column) or ""
+    if raw == "":
+        return None
+    value = _float(row, column, line)
+    if value < 0 or not value.is_integer():
+        raise ImportRejected(f"{column}: {raw!r} is not a whole number of milliseconds", line)
+    return int(value)
+
+
+def _add_value(
+    entry: _Session,
+    row: dict[str, str],
+    scenario: Scenario,
+    applied: dict[str, Any],
+    training: bool,
+    item: str,
+    value: int | float,
+    line: int,
+) -> None:
+    """Add the row's value to its rating (same scenario and training flag) in the session."""
+    times = {column: _milliseconds(row, column, line) for column in ("response_ms", "since_end_ms")}
+    rating = next(
+        (r for r in entry.rows if r["scenario"] == scenario and r["training"] == training), None
+    )
+    if rating is None:
+        entry.rows.append(
+            {
+                "scenario": scenario,
+                "training": training,
+                "values": {item: value},
+                "applied": applied,
+                "line": line,
+                **times,
+            }
+        )
+        return
+    for column, ms in times.items():
+        if ms != rating[column]:
+            raise ImportRejected(
+                f"{column}: {row.get(column) or 'empty'} differs from the other items of this "
+                f"rating of scenario {row['scenario']} (line {rating['line']})",
+                line,
+            )
+    rating["values"][item] = value
 
 
 def _factor_value(row: dict[str, str], column: str, factor: Factor, line: int) -> float | str:
@@ -349,6 +425,13 @@ def _bool(raw: str, column: str, line: int) -> bool:
     raise ImportRejected(f"{column}: {raw!r} is not yes or no", line)
 
 
+def _order_entry(row: dict[str, Any]) -> dict[str, Any]:
+    scenario = row["scenario"]
+    if row["training"]:
+        return {"scenario": scenario.pk, "code": scenario.code, "round": 0, "training": True}
+    return {"scenario": scenario.pk, "code": scenario.code, "round": 1}
+
+
 def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportResult:
     now = timezone.now()
     phases = {q["key"]: q.get("phase", "post") for q in study.questionnaire}
@@ -385,6 +468,8 @@ def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportRe
                 f"(session {entry.key}); was the file imported before?",
                 entry.line,
             )
+        # Training ratings lead the session's order, as in a session run in the lab.
+        rows = sorted(entry.rows, key=lambda r: not r["training"])
         session = Session.objects.create(
             study=study,
             study_version=study.version,
@@ -394,22 +479,22 @@ def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportRe
             state=State.COMPLETED,
             order_policy="imported",
             seed=0,
-            order=[
-                {"scenario": r["scenario"].pk, "code": r["scenario"].code, "round": 1}
-                for r in entry.rows
-            ],
-            current_index=len(entry.rows) - 1,
+            order=[_order_entry(r) for r in rows],
+            current_index=len(rows) - 1,
             imported=True,
             message=f"Imported from session {entry.key!r} of a ratings CSV ({digest}).",
             completed_at=now,
         )
-        for index, row in enumerate(entry.rows):
+        for index, row in enumerate(rows):
             Rating.objects.create(
                 session=session,
                 scenario=row["scenario"],
                 order_index=index,
-                round=1,
-                score=row["score"],
+                round=0 if row["training"] else 1,
+                values=row["values"],
+                training=row["training"],
+                response_ms=row["response_ms"],
+                since_end_ms=row["since_end_ms"],
                 rated_at=now,
                 applied_profile=row["applied"],
                 idempotency_key=f"import-{digest}-{row['line']}",

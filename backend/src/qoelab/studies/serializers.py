@@ -36,6 +36,15 @@ from qoelab.studies.models import (
     Study,
     scenario_code_validator,
 )
+from qoelab.studies.rating_items import (
+    default_rating_items,
+    legacy_items,
+    validate_acceptance,
+    validate_items,
+    validate_min_response_ms,
+    validate_training,
+)
+from qoelab.studies.versioning import study_is_locked
 
 DIRECTION_PREFIXES = {"upstream": "us", "downstream": "ds"}
 
@@ -299,6 +308,92 @@ class QuestionSerializer(serializers.Serializer[dict[str, Any]]):
         return attrs
 
 
+LOCALISED_TEXT_SCHEMA = {
+    "type": "object",
+    "properties": {"en": {"type": "string"}, "de": {"type": "string"}},
+    "required": ["en", "de"],
+}
+#: A rating scale (qoe_analysis.scales): its kind, bounds, step (null: any real) and labels.
+SCALE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string", "enum": ["acr5", "dcr5", "discrete", "continuous", "binary"]},
+        "min": {"type": "number"},
+        "max": {"type": "number"},
+        "step": {"type": "number", "nullable": True},
+        "labels": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"value": {"type": "number"}, "text": LOCALISED_TEXT_SCHEMA},
+                "required": ["value", "text"],
+            },
+        },
+    },
+    "required": ["kind", "min", "max", "step", "labels"],
+}
+RATING_ITEM_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "key": {"type": "string"},
+        "question": LOCALISED_TEXT_SCHEMA,
+        "scale": SCALE_SCHEMA,
+        "required": {"type": "boolean"},
+    },
+    "required": ["key", "question", "scale", "required"],
+}
+
+
+@extend_schema_field({"type": "array", "items": RATING_ITEM_SCHEMA})
+class RatingItemsField(serializers.JSONField):
+    """The study's rating items (validated by :mod:`qoe_analysis.scales`)."""
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {"item": {"type": "string"}, "min": {"type": "number"}},
+        "required": ["item"],
+    }
+)
+class AcceptanceField(serializers.JSONField):
+    """Which item (and cut) makes a rating acceptable."""
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {
+            "enabled": {"type": "boolean"},
+            "scenarios": {"type": "array", "items": {"type": "string"}},
+            "seconds": {"type": "integer", "minimum": 10, "maximum": 600},
+        },
+        "required": ["enabled", "scenarios", "seconds"],
+    }
+)
+class TrainingField(serializers.JSONField):
+    """The training phase's settings."""
+
+
+@extend_schema_field(SCALE_SCHEMA)
+class ScaleField(serializers.JSONField):
+    """A rating scale (:mod:`qoe_analysis.scales`)."""
+
+
+class RatingPresetsSerializer(serializers.Serializer[dict[str, Any]]):
+    acr5 = RatingItemsField(help_text="the default: one item overall on ACR-5")
+    gaming = RatingItemsField(help_text="GAMING_PRESET (ITU-T P.809)")
+    scales = serializers.DictField(child=ScaleField(), help_text="{kind: default scale}")
+
+
+class SidecarSerializer(serializers.Serializer[dict[str, Any]]):
+    """The tidy CSV's sidecar (``qoe-analysis --items``)."""
+
+    items = RatingItemsField()
+    acceptance = AcceptanceField()
+    min_response_ms = serializers.IntegerField()
+
+
 RESERVED_QUESTION_KEYS = {"consent", "age", "skill", "genre_preference"}
 
 
@@ -327,6 +422,21 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
         help_text="Rating scale labels, lowest first; scores are 1..len(labels).",
     )
     questionnaire = QuestionSerializer(many=True, required=False)
+    rating_items = RatingItemsField(
+        required=False,
+        help_text="The items rated after each scenario, in screen order: [{key, question "
+        "{en, de}, scale {kind, min, max, step, labels}, required}] (1..8); frozen once the "
+        "study has sessions.",
+    )
+    acceptance = AcceptanceField(
+        required=False,
+        help_text='"Acceptable": {"item": key} for a yes/no item, or {"item": key, "min": v}.',
+    )
+    training = TrainingField(
+        required=False,
+        help_text='Training first: {"enabled", "scenarios": [codes; empty = baseline and the '
+        'most impaired], "seconds": 10..600}.',
+    )
     order_policy = serializers.ChoiceField(choices=OrderPolicy.choices, required=False)
     session_minutes = serializers.FloatField(
         read_only=True,
@@ -352,6 +462,10 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
             "order_policy",
             "retest_round",
             "questionnaire",
+            "rating_items",
+            "acceptance",
+            "training",
+            "min_response_ms",
             "language",
             "session_minutes",
         ]
@@ -369,16 +483,59 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
             )
         return [dict(q) for q in questions]
 
+    def validate_rating_items(self, items: Any) -> list[dict[str, Any]]:
+        try:
+            parsed = validate_items(items)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+        study: Study | None = self.instance
+        if study is not None and parsed != study.rating_items and study_is_locked(study):
+            raise serializers.ValidationError(
+                "the study has sessions; changing the rating items would relabel their "
+                "ratings (create a new study instead)"
+            )
+        return parsed
+
+    def validate_min_response_ms(self, value: Any) -> int:
+        try:
+            return validate_min_response_ms(value)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Acceptance against the items, training against the scenarios; a new scale_labels
+        list carries over to the overall item while the study still uses the legacy one."""
+        study: Study | None = self.instance
+        if (
+            study is not None
+            and "scale_labels" in attrs
+            and "rating_items" not in attrs
+            and study.rating_items == legacy_items(study.scale_labels)
+        ):
+            attrs["rating_items"] = legacy_items(attrs["scale_labels"])
+        items = attrs.get("rating_items", study.rating_items if study else None)
+        items = items if items is not None else default_rating_items()
+        acceptance = attrs.get("acceptance", study.acceptance if study else None)
+        if acceptance is not None and ("acceptance" in attrs or "rating_items" in attrs):
+            try:
+                attrs["acceptance"] = validate_acceptance(acceptance, items)
+            except ValueError as exc:
+                raise serializers.ValidationError({"acceptance": str(exc)}) from None
+        if "training" in attrs:
+            codes = {s.code for s in study.active_scenarios()} if study else set()
+            try:
+                attrs["training"] = validate_training(attrs["training"], codes)
+            except ValueError as exc:
+                raise serializers.ValidationError({"training": str(exc)}) from None
+        return attrs
+
     def validate_scale_labels(self, labels: list[str]) -> list[str]:
         study: Study | None = self.instance
-        if study is not None and labels != study.scale_labels:
-            from qoelab.studies.versioning import study_is_locked
-
-            if study_is_locked(study):
-                raise serializers.ValidationError(
-                    "the study has sessions; changing the rating scale would relabel their "
-                    "ratings (create a new study instead)"
-                )
+        if study is not None and labels != study.scale_labels and study_is_locked(study):
+            raise serializers.ValidationError(
+                "the study has sessions; changing the rating scale would relabel their "
+                "ratings (create a new study instead)"
+            )
         return labels
 
 
