@@ -230,7 +230,7 @@ def _parse_labels(raw: Any, scale: Mapping[str, Any], field: str) -> list[dict[s
 
 def is_discrete(scale: Mapping[str, Any]) -> bool:
     """Every kind but ``continuous`` takes integers only."""
-    return scale["kind"] != "continuous"
+    return bool(scale["kind"] != "continuous")
 
 
 def scale_points(scale: Mapping[str, Any]) -> list[int] | None:
@@ -258,17 +258,19 @@ def validate_value(scale: Mapping[str, Any], value: Any, item: str = "value") ->
 
 def midpoint(scale: Mapping[str, Any]) -> float:
     """(L + H) / 2, the neutral point of the scale."""
-    return (scale["min"] + scale["max"]) / 2.0
+    return (float(scale["min"]) + float(scale["max"])) / 2.0
 
 
 def gob_cut(scale: Mapping[str, Any]) -> float:
     """Lowest "good or better" value: L + ¾·(H − L), the point 4 of ACR 1..5 (P.800 %GoB)."""
-    return scale["min"] + 0.75 * (scale["max"] - scale["min"])
+    lo, hi = float(scale["min"]), float(scale["max"])
+    return lo + 0.75 * (hi - lo)
 
 
 def pow_cut(scale: Mapping[str, Any]) -> float:
     """Highest "poor or worse" value: L + ¼·(H − L), the point 2 of ACR 1..5 (P.800 %PoW)."""
-    return scale["min"] + 0.25 * (scale["max"] - scale["min"])
+    lo, hi = float(scale["min"]), float(scale["max"])
+    return lo + 0.25 * (hi - lo)
 
 
 def parse_item(raw: Any, field: str = "item") -> dict[str, Any]:
