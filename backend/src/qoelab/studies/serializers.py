@@ -288,11 +288,12 @@ def flatten_directions(data: dict[str, Any]) -> dict[str, Any]:
 
 
 QUESTION_KINDS = ("choice", "text", "integer", "boolean")
+QUESTION_PHASES = ["pre", "post"]
 
 
 class QuestionSerializer(serializers.Serializer[dict[str, Any]]):
     key = serializers.RegexField(r"^[a-z][a-z0-9_]{0,59}$", help_text="snake_case identifier")
-    phase = serializers.ChoiceField(choices=["pre", "post"])
+    phase = serializers.ChoiceField(choices=QUESTION_PHASES)
     kind = serializers.ChoiceField(choices=QUESTION_KINDS)
     text = serializers.CharField(max_length=500)
     choices = serializers.ListField(

@@ -57,9 +57,7 @@ def test_a_zero_to_six_dataset_imports_once_the_scale_is_declared(
 ) -> None:
     text = zero_to_six_csv()
     # Undeclared (ACR-5): the 0 on line 3 is refused with its line, and nothing is written.
-    rejected(
-        lambda: post_csv(researcher_client, owned, text), 400, "line 3:", "item overall: 0"
-    )
+    rejected(lambda: post_csv(researcher_client, owned, text), 400, "line 3:", "item overall: 0")
     response = researcher_client.patch(
         f"/api/v1/studies/{owned.pk}/", {"rating_items": ZERO_TO_SIX}, format="json"
     )
@@ -78,13 +76,17 @@ def test_rows_naming_an_undeclared_item_or_a_value_off_scale_are_refused(
     c = researcher_client
     good = "R1,s1,Gran Turismo HD Concept,fast,B,0,overall,4"
     rejected(
-        lambda: post_csv(c, owned, f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,fun,4\n"),
+        lambda: post_csv(
+            c, owned, f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,fun,4\n"
+        ),
         400,
         "line 3",
         "fun",
     )
     rejected(
-        lambda: post_csv(c, owned, f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,overall,4.5\n"),
+        lambda: post_csv(
+            c, owned, f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,overall,4.5\n"
+        ),
         400,
         "line 3",
         "overall",
@@ -120,8 +122,10 @@ def test_long_format_with_training_rows_round_trips(
     text = researcher_client.get(f"/api/v1/studies/{owned.pk}/export/csv/").content.decode()
     lines = text.splitlines()
     assert len(lines) == 1 + 10 * 3
-    assert lines[0].endswith("item,rating,training,response_ms,since_end_ms,age,skill,"
-                             "genre_preference,willing_to_pay,attitude")
+    assert lines[0].endswith(
+        "item,rating,training,response_ms,since_end_ms,age,skill,"
+        "genre_preference,willing_to_pay,attitude"
+    )
     clone = researcher_client.post(
         f"/api/v1/studies/{owned.pk}/clone/", {"slug": "again", "title": "Again"}, format="json"
     ).json()

@@ -25,7 +25,7 @@ def test_scores_become_overall_values_and_scales_keep_their_range() -> None:
     old = migrate(BEFORE)
     Study = old.get_model("studies", "Study")
     acr = Study.objects.create(slug="acr", title="ACR")
-    seven = Study.objects.create(slug="seven", title="7", scale_labels=list("abcdefg"))
+    Study.objects.create(slug="seven", title="7", scale_labels=list("abcdefg"))
     game = old.get_model("studies", "Game").objects.create(study=acr, name="G", pace="fast")
     scenario = old.get_model("studies", "Scenario").objects.create(
         study=acr, code="B", is_baseline=True

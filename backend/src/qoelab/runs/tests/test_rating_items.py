@@ -52,9 +52,7 @@ def start_session(lab: Lab, study: Study, agent: DryRunAgent) -> tuple[dict[str,
     return session, screen
 
 
-def rate(
-    screen: APIClient, sid: int, position: int, values: dict[str, Any], **extra: Any
-) -> Any:
+def rate(screen: APIClient, sid: int, position: int, values: dict[str, Any], **extra: Any) -> Any:
     body = {"values": values, "position": position, "idempotency_key": uuid.uuid4().hex}
     return screen.post(
         f"/api/v1/participant/sessions/{sid}/rate/", {**body, **extra}, format="json"
@@ -179,7 +177,9 @@ def test_bad_values_are_refused_naming_the_item(
     path = f"/api/v1/participant/sessions/{sid}/rate/"
 
     def post(body: dict[str, Any]) -> Any:
-        return screen.post(path, {"position": 1, "idempotency_key": "k" * 12, **body}, format="json")
+        return screen.post(
+            path, {"position": 1, "idempotency_key": "k" * 12, **body}, format="json"
+        )
 
     for values, item in [
         ({**good, "input_quality": 7.5}, "input_quality"),  # a slider value outside its range

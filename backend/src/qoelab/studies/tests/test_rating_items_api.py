@@ -51,7 +51,12 @@ def test_presets_endpoint() -> None:
     assert body["gaming"] == GAMING_PRESET
     assert body["acr5"] == default_rating_items()
     assert set(body["scales"]) == {"acr5", "dcr5", "discrete", "continuous", "binary"}
-    assert [i["scale"]["kind"] for i in GAMING_PRESET] == ["acr5", "continuous", "continuous", "binary"]
+    assert [i["scale"]["kind"] for i in GAMING_PRESET] == [
+        "acr5",
+        "continuous",
+        "continuous",
+        "binary",
+    ]
     assert (GAMING_PRESET[1]["scale"]["min"], GAMING_PRESET[1]["scale"]["max"]) == (1, 7)
 
 
@@ -96,9 +101,7 @@ def test_bad_settings_are_refused_naming_the_field(
     ]:
         rejected(lambda body=body: patch(c, owned, body), 400, *words)
     # The acceptance rule must fit the new items (the old rule names "overall" on 1..5).
-    rejected(
-        lambda: patch(c, owned, {"rating_items": [GAMING_PRESET[3]]}), 400, "acceptance.item"
-    )
+    rejected(lambda: patch(c, owned, {"rating_items": [GAMING_PRESET[3]]}), 400, "acceptance.item")
 
 
 @pytest.mark.django_db
