@@ -137,3 +137,33 @@ def test_new_scale_labels_carry_over_to_the_legacy_overall_item(
         "step": 1,
         "labels": [],
     }
+
+
+@pytest.mark.django_db
+def test_the_design_document_carries_the_rating_settings(
+    researcher_client: APIClient, owned: Study
+) -> None:
+    from qoelab.studies.study_document import export_study_document
+
+    assert "rating_items" not in export_study_document(owned)  # the defaults stay implicit
+    settings = {
+        "rating_items": GAMING_PRESET,
+        "acceptance": {"item": "acceptance"},
+        "training": {"enabled": True, "scenarios": ["B", "D3"], "seconds": 45},
+        "min_response_ms": 1500,
+    }
+    assert patch(researcher_client, owned, settings).status_code == 200
+    document = export_study_document(Study.objects.get(pk=owned.pk))
+    assert {name: document[name] for name in settings} == settings
+    response = researcher_client.post(
+        "/api/v1/studies/import-design/", {**document, "slug": "imported"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    assert {name: response.json()[name] for name in settings} == settings
+    bad = {**document, "slug": "bad", "training": {"enabled": True, "scenarios": ["ZZ"]}}
+    rejected(
+        lambda: researcher_client.post("/api/v1/studies/import-design/", bad, format="json"),
+        400,
+        "training",
+        "ZZ",
+    )
