@@ -27,7 +27,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +45,8 @@ from netem_profile import (
 from qoe_analysis import scales
 from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, REQUIRED_COLUMNS
 
-from qoelab.core.errors import BadRequest
+from qoelab.exports.import_cells import ImportRejected, bool_cell, number_cell
+from qoelab.exports.import_items import add_value, item_value, order_entry
 from qoelab.exports.tidy import PARTICIPANT_COLUMNS, question_columns, scenario_labels
 from qoelab.participants.models import Participant, Skill, participant_code_validator
 from qoelab.ratings.models import Answer, Rating
@@ -59,19 +59,6 @@ MAX_IMPORT_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 100_000
 FACTOR_COLUMNS = list(factor_columns())
 TOLERANCE = 1e-6
-YES = {"yes", "true", "1"}
-NO = {"no", "false", "0"}
-
-
-class ImportRejected(BadRequest):
-    """The file is refused as a whole; answered as ``{"detail": "line N: reason", "line": N}``."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        self.line = line
-        super().__init__(f"line {line}: {message}" if line is not None else message)
-
-    def body(self) -> dict[str, Any]:
-        return {"detail": str(self), "line": self.line}
 
 
 @dataclass
@@ -89,17 +76,6 @@ class ImportResult:
     sessions: int
     ratings: int
     participants_created: int
-
-
-def _float(row: dict[str, str], column: str, line: int) -> float:
-    raw = (row.get(column) or "").strip()
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ImportRejected(f"{column}: {raw!r} is not a number", line) from None
-    if not math.isfinite(value):
-        raise ImportRejected(f"{column}: {raw!r} is not a finite number", line)
-    return value
 
 
 def _decode(data: bytes | str) -> str:
@@ -213,8 +189,10 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
                     f"scenario: {row['scenario']!r} is not a scenario of this study", line
                 )
             applied = _impairment(row, impairment, scenario, line)
-            item, value = _item_value(row, items, line)
-            training = _bool(row["training"], "training", line) if row.get("training") else False
+            item, value = item_value(row, items, line)
+            training = (
+                bool_cell(row["training"], "training", line) if row.get("training") else False
+            )
             key = (rater, row["session_id"], row["scenario"], training, item)
             if key in seen:
                 raise ImportRejected(
@@ -243,79 +221,12 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
                         line,
                     )
                 entry.factors[name] = answer
-            _add_value(entry, row, scenario, applied, training, item, value, line)
+            add_value(entry.rows, row, scenario, applied, training, item, value, line)
     except csv.Error as exc:
         raise ImportRejected(f"malformed CSV ({exc})", reader.line_num) from None
     if not sessions:
         raise ImportRejected("the file contains no ratings", 2)
     return sessions
-
-
-def _item_value(
-    row: dict[str, str], items: dict[str, dict[str, Any]], line: int
-) -> tuple[str, int | float]:
-    """The row's item (``overall`` without the column) and its value on the item's scale."""
-    item = row.get(ITEM) or scales.OVERALL
-    declared = items.get(item)
-    if declared is None:
-        raise ImportRejected(
-            f"item: {item!r} is not a rating item of this study ({', '.join(items)}); "
-            "declare it in the study's rating_items first",
-            line,
-        )
-    value = _float(row, "rating", line)
-    try:
-        scales.validate_value(declared["scale"], value, f"rating: item {item}")
-    except ValueError as exc:
-        raise ImportRejected(str(exc), line) from None
-    return item, int(value) if scales.is_discrete(declared["scale"]) else value
-
-
-def _milliseconds(row: dict[str, str], column: str, line: int) -> int | None:
-    raw = row.get(column) or ""
-    if raw == "":
-        return None
-    value = _float(row, column, line)
-    if value < 0 or not value.is_integer():
-        raise ImportRejected(f"{column}: {raw!r} is not a whole number of milliseconds", line)
-    return int(value)
-
-
-def _add_value(
-    entry: _Session,
-    row: dict[str, str],
-    scenario: Scenario,
-    applied: dict[str, Any],
-    training: bool,
-    item: str,
-    value: int | float,
-    line: int,
-) -> None:
-    """Add the row's value to its rating (same scenario and training flag) in the session."""
-    times = {column: _milliseconds(row, column, line) for column in ("response_ms", "since_end_ms")}
-    rating = next(
-        (r for r in entry.rows if r["scenario"] == scenario and r["training"] == training), None
-    )
-    if rating is None:
-        entry.rows.append(
-            {
-                "scenario": scenario,
-                "training": training,
-                "values": {item: value},
-                "applied": applied,
-                "line": line,
-                **times,
-            }
-        )
-        return
-    for column, ms in times.items():
-        if ms != rating[column]:
-            raise ImportRejected(
-                f"{column}: {row.get(column) or 'empty'} differs from the other items of this "
-                f"rating of scenario {row['scenario']} (line {rating['line']})",
-                line,
-            )
-    rating["values"][item] = value
 
 
 def _factor_value(row: dict[str, str], column: str, factor: Factor, line: int) -> float | str:
@@ -325,7 +236,7 @@ def _factor_value(row: dict[str, str], column: str, factor: Factor, line: int) -
         if raw not in factor.choices:
             raise ImportRejected(f"{column}: {raw!r} is not one of {list(factor.choices)}", line)
         return raw
-    value = _float(row, column, line)
+    value = number_cell(row, column, line)
     unit = f" {factor.unit}" if factor.unit else ""
     if factor.minimum is not None and value < factor.minimum:
         raise ImportRejected(
@@ -398,7 +309,7 @@ def _factors(
             raise ImportRejected(f"skill: {row['skill']!r} is not one of {Skill.values}", line)
         out["skill"] = row["skill"]
     if row.get("genre_preference"):
-        out["genre_preference"] = _bool(row["genre_preference"], "genre_preference", line)
+        out["genre_preference"] = bool_cell(row["genre_preference"], "genre_preference", line)
     for key, question in questions.items():
         raw = row.get(key, "")
         if not raw:
@@ -408,28 +319,13 @@ def _factors(
                 raise ImportRejected(f"{key}: {raw!r} is not one of {question['choices']}", line)
             out[key] = raw
         elif question["kind"] == "boolean":
-            out[key] = _bool(raw, key, line)
+            out[key] = bool_cell(raw, key, line)
         else:
             try:
                 out[key] = int(raw)
             except ValueError:
                 raise ImportRejected(f"{key}: {raw!r} is not a whole number", line) from None
     return out
-
-
-def _bool(raw: str, column: str, line: int) -> bool:
-    if raw.lower() in YES:
-        return True
-    if raw.lower() in NO:
-        return False
-    raise ImportRejected(f"{column}: {raw!r} is not yes or no", line)
-
-
-def _order_entry(row: dict[str, Any]) -> dict[str, Any]:
-    scenario = row["scenario"]
-    if row["training"]:
-        return {"scenario": scenario.pk, "code": scenario.code, "round": 0, "training": True}
-    return {"scenario": scenario.pk, "code": scenario.code, "round": 1}
 
 
 def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportResult:
@@ -479,7 +375,7 @@ def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportRe
             state=State.COMPLETED,
             order_policy="imported",
             seed=0,
-            order=[_order_entry(r) for r in rows],
+            order=[order_entry(r) for r in rows],
             current_index=len(rows) - 1,
             imported=True,
             message=f"Imported from session {entry.key!r} of a ratings CSV ({digest}).",

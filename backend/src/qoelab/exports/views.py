@@ -14,12 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from qoelab.exports.importer import MAX_IMPORT_BYTES, ImportRejected, import_ratings_csv
+from qoelab.exports.import_cells import ImportRejected
+from qoelab.exports.importer import MAX_IMPORT_BYTES, import_ratings_csv
 from qoelab.exports.tidy import study_json, sureal_dataset, tidy_csv
 from qoelab.studies.access import IsResearcher, accessible_studies
 from qoelab.studies.models import Study
+from qoelab.studies.rating_item_fields import SidecarSerializer
 from qoelab.studies.rating_items import sidecar
-from qoelab.studies.serializers import SidecarSerializer
 
 
 def _study(request: Request, pk: int) -> Study:

@@ -15,7 +15,7 @@ from qoelab.runs.phases import Phase, order_with_phases, phase_of, training_coun
 from qoelab.runs.state_machine import State
 from qoelab.stations.models import Station
 from qoelab.studies.models import Game, Language, Scenario, Study
-from qoelab.studies.serializers import RatingItemsField
+from qoelab.studies.rating_item_fields import RatingItemsField
 
 POLL_INTERVAL_MS = 1000
 PHASES = ["training", "test"]

@@ -36,6 +36,7 @@ from qoelab.studies.models import (
     Study,
     scenario_code_validator,
 )
+from qoelab.studies.rating_item_fields import AcceptanceField, RatingItemsField, TrainingField
 from qoelab.studies.rating_items import (
     default_rating_items,
     legacy_items,
@@ -307,92 +308,6 @@ class QuestionSerializer(serializers.Serializer[dict[str, Any]]):
         if attrs["kind"] == "choice" and len(attrs.get("choices") or []) < 2:
             raise serializers.ValidationError({"choices": "a choice question needs 2+ choices"})
         return attrs
-
-
-LOCALISED_TEXT_SCHEMA = {
-    "type": "object",
-    "properties": {"en": {"type": "string"}, "de": {"type": "string"}},
-    "required": ["en", "de"],
-}
-#: A rating scale (qoe_analysis.scales): its kind, bounds, step (null: any real) and labels.
-SCALE_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "kind": {"type": "string", "enum": ["acr5", "dcr5", "discrete", "continuous", "binary"]},
-        "min": {"type": "number"},
-        "max": {"type": "number"},
-        "step": {"type": "number", "nullable": True},
-        "labels": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"value": {"type": "number"}, "text": LOCALISED_TEXT_SCHEMA},
-                "required": ["value", "text"],
-            },
-        },
-    },
-    "required": ["kind", "min", "max", "step", "labels"],
-}
-RATING_ITEM_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "key": {"type": "string"},
-        "question": LOCALISED_TEXT_SCHEMA,
-        "scale": SCALE_SCHEMA,
-        "required": {"type": "boolean"},
-    },
-    "required": ["key", "question", "scale", "required"],
-}
-
-
-@extend_schema_field({"type": "array", "items": RATING_ITEM_SCHEMA})
-class RatingItemsField(serializers.JSONField):
-    """The study's rating items (validated by :mod:`qoe_analysis.scales`)."""
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        "properties": {"item": {"type": "string"}, "min": {"type": "number"}},
-        "required": ["item"],
-    }
-)
-class AcceptanceField(serializers.JSONField):
-    """Which item (and cut) makes a rating acceptable."""
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        "properties": {
-            "enabled": {"type": "boolean"},
-            "scenarios": {"type": "array", "items": {"type": "string"}},
-            "seconds": {"type": "integer", "minimum": 10, "maximum": 600},
-        },
-        "required": ["enabled", "scenarios", "seconds"],
-    }
-)
-class TrainingField(serializers.JSONField):
-    """The training phase's settings."""
-
-
-@extend_schema_field(SCALE_SCHEMA)
-class ScaleField(serializers.JSONField):
-    """A rating scale (:mod:`qoe_analysis.scales`)."""
-
-
-class RatingPresetsSerializer(serializers.Serializer[dict[str, Any]]):
-    acr5 = RatingItemsField(help_text="the default: one item overall on ACR-5")
-    gaming = RatingItemsField(help_text="GAMING_PRESET (ITU-T P.809)")
-    scales = serializers.DictField(child=ScaleField(), help_text="{kind: default scale}")
-
-
-class SidecarSerializer(serializers.Serializer[dict[str, Any]]):
-    """The tidy CSV's sidecar (``qoe-analysis --items``)."""
-
-    items = RatingItemsField()
-    acceptance = AcceptanceField()
-    min_response_ms = serializers.IntegerField()
 
 
 RESERVED_QUESTION_KEYS = {"consent", "age", "skill", "genre_preference"}

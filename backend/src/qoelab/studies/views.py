@@ -33,13 +33,13 @@ from qoelab.studies.design_generator import (
     session_minutes,
 )
 from qoelab.studies.models import Game, Scenario, Study
+from qoelab.studies.rating_item_fields import RatingPresetsSerializer
 from qoelab.studies.rating_items import presets
 from qoelab.studies.serializers import (
     DesignResultSerializer,
     DesignSerializer,
     FactorsSerializer,
     GameWriteSerializer,
-    RatingPresetsSerializer,
     ScenarioWriteSerializer,
     StudyCloneSerializer,
     StudyDetailSerializer,
