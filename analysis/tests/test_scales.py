@@ -99,6 +99,15 @@ def test_cut_points_generalise_p800_good_and_poor() -> None:
     assert (scales.gob_cut(zero_six), scales.pow_cut(zero_six)) == (4.5, 1.5)
 
 
+def test_default_acceptable_cut_per_scale() -> None:
+    assert scales.acceptable_cut() == 3 == scales.acceptable_cut(scales.default_scale("acr5"))
+    assert scales.acceptable_cut(scales.default_scale("continuous")) == 4
+    zero_six = scales.parse_scale({"kind": "discrete", "min": 0, "max": 6})
+    assert scales.acceptable_cut(zero_six) == 3
+    hundred = scales.parse_scale({"kind": "continuous", "min": 0, "max": 100})
+    assert scales.acceptable_cut(hundred) == 50
+
+
 def test_items_keys_count_and_questions() -> None:
     items = scales.parse_items(copy.deepcopy(list(scales.GAMING_PRESET)))
     assert [i["key"] for i in items] == ["overall", "input_quality", "video_quality", "acceptance"]

@@ -17,6 +17,7 @@ import pandas as pd
 from qoe_analysis.design import RATER, RATING
 from qoe_analysis.item_correlations import item_correlations
 from qoe_analysis.items import ItemTables
+from qoe_analysis.jsonable import json_ready
 from qoe_analysis.per_item import ItemStats, item_section, item_stats
 from qoe_analysis.response_times import fast_raters, response_times_by_item
 from qoe_analysis.scales import Sidecar, parse_acceptance
@@ -76,32 +77,37 @@ def item_report_sections(
     *,
     seed: int,
     reliability_cutoff: float,
+    primary_subject_records: tuple[list[Any], list[Any]] | None = None,
 ) -> dict[str, Any]:
     """``items``, ``per_item``, ``item_correlations``, ``response_times``,
-    ``fast_raters`` and ``training`` (all raters, training rows excluded)."""
+    ``fast_raters`` and ``training`` (all raters, training rows excluded).
+    ``primary_subject_records`` (conditions, raters) reuses the top-level subject-model
+    tables for the primary item."""
     sidecar = split.sidecar
     rated = split.rated_keys
     per_item = {}
     for key in rated:
-        stats = (
-            primary_stats
-            if key == primary
-            else item_stats(
-                split.tables[key],
-                sidecar.item(key)["scale"],
-                seed=seed,
-                reliability_cutoff=reliability_cutoff,
-            )
+        if key == primary:
+            per_item[key] = item_section(primary_stats, primary_subject_records)
+            continue
+        stats = item_stats(
+            split.tables[key],
+            sidecar.item(key)["scale"],
+            seed=seed,
+            reliability_cutoff=reliability_cutoff,
         )
         per_item[key] = item_section(stats)
-    return {
-        "items": [
-            {**item, "n": len(split.tables[item["key"]]) if item["key"] in rated else 0}
-            for item in sidecar.items
-        ],
-        "per_item": per_item,
-        "item_correlations": item_correlations(split.tables, rated),
-        "response_times": response_times_by_item(split.long, sidecar.keys),
-        "fast_raters": fast_raters(split.long, sidecar.min_response_ms),
-        "training": {"excluded_rows": split.training_excluded},
-    }
+    small = json_ready(
+        {
+            "items": [
+                {**item, "n": len(split.tables[item["key"]]) if item["key"] in rated else 0}
+                for item in sidecar.items
+            ],
+            "item_correlations": item_correlations(split.tables, rated),
+            "response_times": response_times_by_item(split.long, sidecar.keys),
+            "fast_raters": fast_raters(split.long, sidecar.min_response_ms),
+            "training": {"excluded_rows": split.training_excluded},
+        }
+    )
+    # per_item is JSON-ready already (item_section); the key order is the contract's
+    return {"items": small.pop("items"), "per_item": per_item, **small}

@@ -90,7 +90,8 @@ def check_ratings_on_scales(
         scale = sidecar.item(key)["scale"]
         of_item = f" of item {key!r}" if explicit else ""
         if scale["kind"] == "acr5":
-            return f"rating {rating[pos]:g}{of_item} is not an integer on the ACR scale 1-5"
+            hint = "" if explicit else " (declare another scale in the items sidecar)"
+            return f"rating {rating[pos]:g}{of_item} is not an integer on the ACR scale 1-5{hint}"
         kind = "an integer" if is_discrete(scale) else "a number"
         return (
             f"rating {rating[pos]:g}{of_item} is not {kind} from {scale['min']:g} to "

@@ -21,6 +21,7 @@ import pandas as pd
 
 from qoe_analysis.conditions import ALL_GAMES, condition_table
 from qoe_analysis.design import GAME, RATER, RATING
+from qoe_analysis.jsonable import json_ready
 from qoe_analysis.p913 import p913_iterated_screening
 from qoe_analysis.reliability import (
     ScenarioGroup,
@@ -149,38 +150,51 @@ def gob_pow_section(table: pd.DataFrame, scale: dict[str, Any]) -> dict[str, Any
     }
 
 
-def item_section(stats: ItemStats) -> dict[str, Any]:
-    """The ``per_item`` entry of one item (JSON-ready apart from numpy scalars)."""
+def item_section(
+    stats: ItemStats, subject_records: tuple[list[Any], list[Any]] | None = None
+) -> dict[str, Any]:
+    """The ``per_item`` entry of one item, JSON-ready (the large tables are converted by
+    :func:`~qoe_analysis.tabular.records` directly, the rest by ``json_ready``).
+    ``subject_records`` may pass the subject model's condition and rater records when they
+    exist already (the primary item's, in the top-level section)."""
     scale = stats.scale
-    conds = condition_records(stats.conds_all, scale)
     subject = stats.subject
-    return {
-        "scale": scale,
-        "n": len(stats.table),
-        "n_raters": int(stats.table[RATER].nunique()),
-        "mos": records(conds),
-        "sos": {
-            "formula": sos_formula(scale["min"], scale["max"]),
-            "bounds": [scale["min"], scale["max"]],
-            "fitted_on": "scenario x game conditions with n >= 2, all raters",
-            **sos_section(stats.conds_all, scale),
-        },
-        "gob_pow": gob_pow_section(stats.table, scale),
-        "reliability": {
-            "reliable_raters": stats.reliable_ids,
-            "rejected_by_rule": {
-                rule: with_status(frame, "unreliable") for rule, frame in stats.statuses.items()
+    out: dict[str, Any] = json_ready(
+        {
+            "scale": scale,
+            "n": len(stats.table),
+            "n_raters": int(stats.table[RATER].nunique()),
+            "mos": [],  # filled below
+            "sos": {
+                "formula": sos_formula(scale["min"], scale["max"]),
+                "bounds": [scale["min"], scale["max"]],
+                "fitted_on": "scenario x game conditions with n >= 2, all raters",
+                **sos_section(stats.conds_all, scale),
             },
-            "not_assessable_by_rule": {
-                rule: with_status(frame, "not_assessable") for rule, frame in stats.statuses.items()
+            "gob_pow": gob_pow_section(stats.table, scale),
+            "reliability": {
+                "reliable_raters": stats.reliable_ids,
+                "rejected_by_rule": {
+                    rule: with_status(frame, "unreliable") for rule, frame in stats.statuses.items()
+                },
+                "not_assessable_by_rule": {
+                    rule: with_status(frame, "not_assessable")
+                    for rule, frame in stats.statuses.items()
+                },
+                "p913": {k: v for k, v in stats.p913_summary.items() if k != "r1_threshold"},
+                "inter": stats.inter,
             },
-            "p913": {k: v for k, v in stats.p913_summary.items() if k != "r1_threshold"},
-            "inter": stats.inter,
-        },
-        "subject_model": {
-            **{k: v for k, v in subject.to_dict().items() if k != "not_identifiable"},
-            "not_identifiable": subject.not_identifiable,
-            "conditions": records(subject.conditions),
-            "raters": records(subject.raters),
-        },
-    }
+            "subject_model": {
+                **{k: v for k, v in subject.to_dict().items() if k != "not_identifiable"},
+                "not_identifiable": [],  # filled below
+                "conditions": [],
+                "raters": [],
+            },
+        }
+    )
+    out["mos"] = records(condition_records(stats.conds_all, scale))
+    out["subject_model"]["not_identifiable"] = subject.not_identifiable
+    if subject_records is None:
+        subject_records = (records(subject.conditions), records(subject.raters))
+    out["subject_model"]["conditions"], out["subject_model"]["raters"] = subject_records
+    return out

@@ -8,11 +8,9 @@ modules; this module only selects rows and arranges the output.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from qoe_analysis import __version__
@@ -21,6 +19,7 @@ from qoe_analysis.design import GAME, PACE, RATER, REQUIRED_COLUMNS, SCENARIO, S
 from qoe_analysis.information_gain import rapidminer_weights, weka_weights
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
 from qoe_analysis.items import split_items
+from qoe_analysis.jsonable import json_ready
 from qoe_analysis.p913 import R1_THRESHOLD, R2_THRESHOLD
 from qoe_analysis.per_item import (
     condition_records,
@@ -48,24 +47,6 @@ __all__ = ["NoReliableRatersError", "analyze", "factor_frame", "json_ready"]
 
 Progress = Callable[[float, str], None]
 P913_THRESHOLD = R1_THRESHOLD
-
-
-def json_ready(value: Any) -> Any:
-    """Recursively convert numpy scalars/arrays to Python and non-finite floats to None."""
-    if isinstance(value, dict):
-        return {str(k): json_ready(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_ready(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return [json_ready(v) for v in value.tolist()]
-    if isinstance(value, np.bool_ | bool):
-        return bool(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, float | np.floating):
-        f = float(value)
-        return f if math.isfinite(f) else None
-    return value
 
 
 def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
@@ -289,9 +270,6 @@ def analyze(
         },
         "thresholds": thresholds,
         "notes": pilot_notes(table, groups, subject, thresholds, varying, sos_used.get("a"), scale),
-        **item_report_sections(
-            split, primary, stats, seed=seed, reliability_cutoff=reliability_cutoff
-        ),
     }
     out: dict[str, Any] = json_ready(doc)
     out["reliability"]["intra"] = records(intra)
@@ -300,5 +278,10 @@ def analyze(
     out["subject_model"]["not_identifiable"] = subject.not_identifiable
     out["subject_model"]["conditions"] = records(subject.conditions)
     out["subject_model"]["raters"] = records(subject.raters)
+    out.update(
+        item_report_sections(
+            split, primary, stats, seed=seed, reliability_cutoff=reliability_cutoff
+        )
+    )
     report(1.0, "done")
     return out

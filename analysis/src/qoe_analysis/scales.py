@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from qoe_analysis.scale_labels import ACR5_LABELS, BINARY_LABELS, DCR5_LABELS, EXTENDED_7_LABELS
+
 __all__ = [
     "ACR5_LABELS",
     "DCR5_LABELS",
@@ -44,6 +46,7 @@ __all__ = [
     "OVERALL",
     "SCALE_KINDS",
     "Sidecar",
+    "acceptable_cut",
     "default_scale",
     "default_sidecar",
     "gob_cut",
@@ -71,42 +74,11 @@ DEFAULT_ACCEPTABLE_CUT: Final = 3
 DEFAULT_MIN_RESPONSE_MS: Final = 1000
 
 
-def _labels(*pairs: tuple[int, str, str]) -> tuple[dict[str, Any], ...]:
-    return tuple({"value": v, "text": {"en": en, "de": de}} for v, en, de in pairs)
-
-
-#: ITU-T P.800 / P.910 ACR labels (German as in the participant screens).
-ACR5_LABELS: Final = _labels(
-    (1, "Bad", "Schlecht"),
-    (2, "Poor", "Dürftig"),
-    (3, "Fair", "Ordentlich"),
-    (4, "Good", "Gut"),
-    (5, "Excellent", "Ausgezeichnet"),
-)
-#: ITU-T P.800 annex D DCR labels (degradation relative to the reference).
-DCR5_LABELS: Final = _labels(
-    (1, "Very annoying", "Sehr störend"),
-    (2, "Annoying", "Störend"),
-    (3, "Slightly annoying", "Leicht störend"),
-    (4, "Perceptible but not annoying", "Wahrnehmbar, aber nicht störend"),
-    (5, "Imperceptible", "Nicht wahrnehmbar"),
-)
-_BINARY_LABELS: Final = _labels((0, "No", "Nein"), (1, "Yes", "Ja"))
-#: The extended continuous 7-point scale of ITU-T P.809 (after P.851): every integer labelled.
-_EXTENDED_7_LABELS: Final = _labels(
-    (1, "Extremely bad", "Extrem schlecht"),
-    (2, "Bad", "Schlecht"),
-    (3, "Poor", "Dürftig"),
-    (4, "Fair", "Ordentlich"),
-    (5, "Good", "Gut"),
-    (6, "Excellent", "Ausgezeichnet"),
-    (7, "Ideal", "Ideal"),
-)
 #: Fixed bounds of the kinds whose range cannot be chosen.
 _FIXED: Final[dict[str, tuple[int, int, tuple[dict[str, Any], ...]]]] = {
     "acr5": (1, 5, ACR5_LABELS),
     "dcr5": (1, 5, DCR5_LABELS),
-    "binary": (0, 1, _BINARY_LABELS),
+    "binary": (0, 1, BINARY_LABELS),
 }
 
 
@@ -129,10 +101,10 @@ def default_scale(kind: str) -> dict[str, Any]:
             "min": 1,
             "max": 7,
             "step": 1,
-            "labels": _copy([_EXTENDED_7_LABELS[0], _EXTENDED_7_LABELS[-1]]),
+            "labels": _copy([EXTENDED_7_LABELS[0], EXTENDED_7_LABELS[-1]]),
         }
     if kind == "continuous":
-        return {"kind": kind, "min": 1, "max": 7, "step": None, "labels": _copy(_EXTENDED_7_LABELS)}
+        return {"kind": kind, "min": 1, "max": 7, "step": None, "labels": _copy(EXTENDED_7_LABELS)}
     raise ValueError(f"kind: unknown scale kind {kind!r} (one of {', '.join(SCALE_KINDS)})")
 
 
@@ -259,6 +231,14 @@ def validate_value(scale: Mapping[str, Any], value: Any, item: str = "value") ->
 def midpoint(scale: Mapping[str, Any]) -> float:
     """(L + H) / 2, the neutral point of the scale."""
     return (float(scale["min"]) + float(scale["max"])) / 2.0
+
+
+def acceptable_cut(scale: Mapping[str, Any] | None = None) -> int | float:
+    """The default "acceptable from" cut of a scale: 3 on ACR-5 (the reference study),
+    else the midpoint rounded up to a point of the scale (0..6: 3, 1..7: 4, 0..100: 50)."""
+    if scale is None or scale["kind"] in ("acr5", "dcr5"):
+        return DEFAULT_ACCEPTABLE_CUT
+    return math.ceil(midpoint(scale))
 
 
 def gob_cut(scale: Mapping[str, Any]) -> float:
@@ -433,7 +413,7 @@ def parse_sidecar(raw: Any) -> Sidecar:
         acceptance_raw = (
             {"item": binary[0]}
             if binary
-            else {"item": first["key"], "min": math.ceil(midpoint(first["scale"]))}
+            else {"item": first["key"], "min": acceptable_cut(first["scale"])}
         )
     acceptance = parse_acceptance(acceptance_raw, items)
     floor = raw.get("min_response_ms", DEFAULT_MIN_RESPONSE_MS)

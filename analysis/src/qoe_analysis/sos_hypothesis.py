@@ -41,8 +41,8 @@ def _x(m: np.ndarray[Any, Any], low: float, high: float) -> np.ndarray[Any, Any]
 def sos_formula(low: float = 1.0, high: float = 5.0) -> str:
     """The hypothesis as text with the bounds filled in (ACR: ``-MOS^2 + 6*MOS - 5``)."""
     product = float(low) * float(high)
-    sign = "-" if product >= 0 else "+"
-    return f"SOS^2 = a * (-MOS^2 + {float(low) + float(high):g}*MOS {sign} {abs(product):g})"
+    constant = "" if product == 0 else f" {'-' if product > 0 else '+'} {abs(product):g}"
+    return f"SOS^2 = a * (-MOS^2 + {float(low) + float(high):g}*MOS{constant})"
 
 
 def sos_from_mos(
