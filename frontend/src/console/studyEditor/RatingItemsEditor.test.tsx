@@ -48,7 +48,7 @@ describe('RatingItemsEditor', { timeout: 20_000 }, () => {
 
     fireEvent.click(preset);
     expect(itemCards()).toHaveLength(4);
-    expect([1, 2, 3, 4].map((n) => (screen.getByLabelText(`Key of item ${n}`) as HTMLInputElement).value)).toEqual([
+    expect([1, 2, 3, 4].map((n) => screen.getByLabelText<HTMLInputElement>(`Key of item ${n}`).value)).toEqual([
       'overall',
       'input_quality',
       'video_quality',
