@@ -109,4 +109,33 @@ describe('the session console', () => {
     expect(await screen.findByText('Applying scenario')).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/v1/sessions/7/resume/' && init?.method === 'POST')).toBe(true);
   });
+
+  it('marks the training slots in the order and shows every item of a rating', async () => {
+    const order = [
+      { scenario: 1, code: 'B', round: 0, training: true },
+      { scenario: 2, code: 'D2', round: 0, training: true },
+      { scenario: 1, code: 'B', round: 1 },
+      { scenario: 2, code: 'D2', round: 1 },
+    ];
+    const rating = session({}).ratings[0];
+    if (!rating) throw new Error('fixture');
+    renderConsole(
+      session({
+        order,
+        position: 2,
+        scenario_count: 4,
+        ratings: [{ ...rating, values: { overall: 4, input_quality: 5.5 }, training: true } as typeof rating],
+      }),
+    );
+    const list = await screen.findByRole('list', { name: 'Scenario order' });
+    const slots = within(list).getAllByRole('listitem');
+    expect(slots.map((li) => li.classList.contains('order__item--training'))).toEqual([true, true, false, false]);
+    const [first] = slots;
+    if (!first) throw new Error('no slot');
+    expect(within(first).getByText('training')).toBeInTheDocument();
+    expect(slots[0]).toHaveTextContent('rated overall 4 · input_quality 5.5');
+    expect(screen.getByText(/1 of 4 rated \(the first 2 are training slots, excluded from the analysis\)/)).toBeInTheDocument();
+    expect(screen.getByText(/scenario 2 of 4 \(training\)/)).toBeInTheDocument();
+    expect(screen.getByText('training — not analysed')).toBeInTheDocument();
+  });
 });
