@@ -31,6 +31,10 @@ function session(patch: Partial<Session>): Session {
     order: ['B', 'D2', 'A2'].map((code, i) => ({ scenario: i + 1, code, round: 1 })),
     position: 2,
     scenario_count: 3,
+    training_count: 0,
+    phase: 'test',
+    phase_position: 2,
+    phase_count: 3,
     current_scenario: { id: 2, code: 'D2', label: 'Delay 400 ms RTT', round: 1, requested_profile: { upstream: profile(200, 0), downstream: profile(200, 0) } },
     seconds_remaining: 42,
     applied_profile: { upstream: profile(200, 0), downstream: profile(200, 0) },
@@ -45,7 +49,7 @@ function session(patch: Partial<Session>): Session {
     started_at: '2026-01-01T09:10:00Z',
     completed_at: null,
     ratings: [
-      { id: 1, session: 7, scenario: 1, scenario_code: 'B', position: 1, round: 1, score: 5, scenario_started_at: null, scenario_ended_at: null, rated_at: '', applied_profile: null, idempotency_key: 'k', source: 'participant' },
+      { id: 1, session: 7, scenario: 1, scenario_code: 'B', position: 1, round: 1, values: { overall: 5 }, training: false, response_ms: 2300, since_end_ms: 900, scenario_started_at: null, scenario_ended_at: null, rated_at: '', applied_profile: null, idempotency_key: 'k', source: 'participant' },
     ],
     answers: [],
     participant_token: 'tok-abcdefghijklmnopqrstuv',
@@ -124,7 +128,9 @@ describe('the session console', () => {
         order,
         position: 2,
         scenario_count: 4,
-        ratings: [{ ...rating, values: { overall: 4, input_quality: 5.5 }, training: true } as typeof rating],
+        training_count: 2,
+        phase: 'training',
+        ratings: [{ ...rating, values: { overall: 4, input_quality: 5.5 }, training: true }],
       }),
     );
     const list = await screen.findByRole('list', { name: 'Scenario order' });

@@ -1,12 +1,12 @@
 /** The session's scenario order with each slot's rating; training slots are marked (issue 15). */
 import type { Session } from '../api';
 import './sessionOrder.css';
-import { isTrainingSlot, ratingText, trainingSlotCount } from './sessionTraining';
+import { isTrainingSlot, ratingText } from './sessionTraining';
 
 export function OrderPanel({ session }: { session: Session }) {
   const byPosition = new Map(session.ratings.map((r) => [r.position, r]));
   const current = session.position;
-  const training = trainingSlotCount(session);
+  const training = session.training_count;
   return (
     <section className="card" aria-labelledby="order-heading">
       <h3 id="order-heading" className="card__title">

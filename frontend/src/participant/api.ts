@@ -5,7 +5,7 @@
 import { getJSON, sendJSON } from '../api/client';
 import type { components } from '../api/schema';
 import type { Complete, Question, Refine } from '../api/types';
-import type { ItemValues, RatingViewFields } from './items';
+import type { ItemValues } from './items';
 
 export type Step = components['schemas']['StepEnum'];
 
@@ -13,13 +13,13 @@ export type Step = components['schemas']['StepEnum'];
 export type StudyQuestion = Question;
 
 /**
- * `GET /api/v1/participant/sessions/<id>/`, with the rating items and the training phase of
- * issue 15 ({@link RatingViewFields}: `items` in the rating step, `phase`, `phase_position`,
- * `phase_count`; `position`/`scenario_count` stay the raw slot number and count).
+ * `GET /api/v1/participant/sessions/<id>/`, with the rating items (in the rating step) and the
+ * training phase of issue 15 (`phase`, `phase_position`, `phase_count`; `position` and
+ * `scenario_count` stay the raw slot number and count, training slots included).
  */
 export type ParticipantView = Refine<
   Complete<components['schemas']['ParticipantView']>,
-  RatingViewFields & {
+  {
     /** The built-in questions the participant still has to answer. */
     needs: { consent?: boolean; age?: boolean; skill?: boolean };
     questions: StudyQuestion[];

@@ -1,48 +1,21 @@
 /**
  * Rating items and their scales (issue 15 contract; Python source of truth:
- * analysis/src/qoe_analysis/scales.py). Local types until schema.d.ts carries them.
+ * analysis/src/qoe_analysis/scales.py): the generated API types and the rules on them.
  */
+import type { components } from '../api/schema';
 import type { Lang } from '../shared/participantLink';
 import { scaleLabel } from './i18n';
 
+/** One rating item: key, question per language, scale, required. */
+export type RatingItem = components['schemas']['RatingPresets']['gaming'][number];
 /** acr5/dcr5: 1..5 (ITU-T P.910/P.800); discrete: integer k-point; continuous: slider; binary: 0 no, 1 yes. */
-export type ScaleKind = 'acr5' | 'dcr5' | 'discrete' | 'continuous' | 'binary';
-
-export type LocalText = Record<Lang, string>;
-
-export interface ScaleLabel {
-  value: number;
-  text: LocalText;
-}
-
-export interface Scale {
-  kind: ScaleKind;
-  min: number;
-  max: number;
-  /** discrete: 1; continuous: null (any real) or a resolution such as 0.1. */
-  step: number | null;
-  /** End points / anchors; acr5 and dcr5 label all five points. */
-  labels: ScaleLabel[];
-}
-
-export interface RatingItem {
-  key: string;
-  question: LocalText;
-  scale: Scale;
-  required: boolean;
-}
+export type Scale = RatingItem['scale'];
+export type ScaleKind = Scale['kind'];
+export type ScaleLabel = Scale['labels'][number];
+export type LocalText = RatingItem['question'];
 
 /** The values entered on one rating screen, by item key. */
 export type ItemValues = Record<string, number>;
-
-/** The view fields the rating screen reads (participant session view, issue 15). */
-export interface RatingViewFields {
-  items: RatingItem[];
-  training: boolean;
-  phase: 'training' | 'test' | null;
-  phase_position: number | null;
-  phase_count: number | null;
-}
 
 /** A scale whose points are chosen one by one (radio buttons); the rest is a slider. */
 export function isPointScale(scale: Scale): boolean {

@@ -17,7 +17,7 @@ import { errorsUnder } from './fieldErrorsUnder';
 import { draftToItem, itemToDraft, move, newItemDraft, shownErrorPaths } from './ratingItemDraft';
 import type { ItemDraft } from './ratingItemDraft';
 import { RatingItemRow } from './RatingItemRow';
-import { acceptanceFor, ratingPresetsPath, readRatingSettings } from './ratingSettings';
+import { acceptanceFor, ratingPresetsPath } from './ratingSettings';
 import type { Acceptance, RatingItem, RatingPresets } from './ratingSettings';
 import './ratingItems.css';
 import { TrainingFields } from './TrainingFields';
@@ -34,13 +34,12 @@ interface Draft {
 
 const acceptanceDraft = (a: Acceptance): AcceptanceDraft => ({ item: a.item, min: a.min === undefined ? '' : String(a.min) });
 
-function toDraft(study: StudyDetail, presets: RatingPresets | undefined): Draft {
-  const s = readRatingSettings(study, presets);
+function toDraft(study: StudyDetail): Draft {
   return {
-    items: s.rating_items.map(itemToDraft),
-    acceptance: acceptanceDraft(s.acceptance),
-    training: { enabled: s.training.enabled, scenarios: s.training.scenarios, seconds: String(s.training.seconds) },
-    min_response_ms: String(s.min_response_ms),
+    items: study.rating_items.map(itemToDraft),
+    acceptance: acceptanceDraft(study.acceptance),
+    training: { enabled: study.training.enabled, scenarios: study.training.scenarios, seconds: String(study.training.seconds) },
+    min_response_ms: String(study.min_response_ms),
   };
 }
 
@@ -57,8 +56,8 @@ function toBody(draft: Draft) {
 export function RatingItemsEditor({ study, onSaved }: { study: StudyDetail; onSaved: () => void }) {
   const presets = useApiQuery<RatingPresets>(ratingPresetsPath());
   const [edited, setEdited] = useState<Draft | null>(null);
-  // Until the researcher edits, the form follows the study (and the presets once they arrive).
-  const draft = edited ?? toDraft(study, presets.data);
+  // Until the researcher edits, the form follows the study.
+  const draft = edited ?? toDraft(study);
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const errors = fieldErrors(action.error);

@@ -1,57 +1,29 @@
 /**
  * The study's rating settings of issue 15 — `rating_items`, `acceptance`, `training`,
- * `min_response_ms` — as the editor drafts and PATCHes them. Local types until schema.d.ts
- * carries them (the item and scale shapes are the participant's, one definition).
+ * `min_response_ms` — and the rules the editor applies to them (the item and scale types
+ * are the participant's, one definition).
  */
 import type { Scenario, StudyDetail } from '../../api';
 import { API_BASE } from '../../api';
+import type { components } from '../../api/schema';
+import type { Complete } from '../../api/types';
 import type { RatingItem, Scale, ScaleKind } from '../../participant/items';
 
 export type { RatingItem, Scale, ScaleKind };
 
-/** `{item}` for a binary item (acceptable iff 1), or `{item, min}` (acceptable iff value >= min). */
-export interface Acceptance {
-  item: string;
-  min?: number;
-}
+/**
+ * `{item}` for a binary item (acceptable iff 1), or `{item, min}` (acceptable iff value >= min).
+ * Not {@link Complete}: `min` is really optional.
+ */
+export type Acceptance = NonNullable<components['schemas']['StudyDetail']['acceptance']>;
 
 /** Anchor scenarios played and rated before the test; empty `scenarios`: baseline + most impaired. */
-export interface Training {
-  enabled: boolean;
-  scenarios: string[];
-  seconds: number;
-}
-
-export interface RatingSettings {
-  rating_items: RatingItem[];
-  acceptance: Acceptance;
-  training: Training;
-  min_response_ms: number;
-}
+export type Training = StudyDetail['training'];
 
 /** `GET /api/v1/rating-presets/`: the ACR-5 default, the gaming preset and each kind's default scale. */
-export interface RatingPresets {
-  acr5: RatingItem[];
-  gaming: RatingItem[];
-  scales: Record<ScaleKind, Scale>;
-}
+export type RatingPresets = Complete<components['schemas']['RatingPresets']>;
 
 export const ratingPresetsPath = (): string => `${API_BASE}/rating-presets/`;
-
-export const DEFAULT_ACCEPTANCE: Acceptance = { item: 'overall', min: 3 };
-export const DEFAULT_TRAINING: Training = { enabled: false, scenarios: [], seconds: 60 };
-export const DEFAULT_MIN_RESPONSE_MS = 1000;
-
-/** The study's rating settings, the contract's defaults for what it does not send (yet). */
-export function readRatingSettings(study: StudyDetail, presets: RatingPresets | undefined): RatingSettings {
-  const stored = study as StudyDetail & Partial<RatingSettings>;
-  return {
-    rating_items: stored.rating_items ?? presets?.acr5 ?? [],
-    acceptance: stored.acceptance ?? DEFAULT_ACCEPTANCE,
-    training: stored.training ?? DEFAULT_TRAINING,
-    min_response_ms: stored.min_response_ms ?? DEFAULT_MIN_RESPONSE_MS,
-  };
-}
 
 /** How impaired a scenario is: delay ms + 10 × loss % summed over both directions (contract). */
 export function impairment(scenario: Scenario): number {
