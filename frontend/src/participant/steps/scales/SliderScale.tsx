@@ -10,7 +10,7 @@ import type { Lang } from '../../../shared/participantLink';
 import type { Translate } from '../../i18n';
 import { labelFor } from '../../items';
 import type { RatingItem } from '../../items';
-import { percent, snap, valueForKey } from './sliderMath';
+import { midpoint, percent, snap, valueForKey } from './sliderMath';
 
 export function SliderScale({
   item,
@@ -79,8 +79,10 @@ export function SliderScale({
         aria-describedby={describedBy}
         aria-valuemin={scale.min}
         aria-valuemax={scale.max}
-        aria-valuenow={value}
+        // ARIA requires a number; while empty the text says so and assistive technology reads the text.
+        aria-valuenow={value ?? midpoint(scale)}
         aria-valuetext={valueText}
+        data-empty={value === undefined ? 'true' : undefined}
         aria-orientation="horizontal"
         onKeyDown={onKeyDown}
         onPointerDown={onPointerDown}
