@@ -12,6 +12,9 @@ import { labelFor } from '../../items';
 import type { RatingItem } from '../../items';
 import { midpoint, percent, snap, valueForKey } from './sliderMath';
 
+/** Anchors at the ends hang inwards, so their text never sticks out of the screen. */
+const edgeClass = (pct: number): string => (pct <= 0 ? ' is-start' : pct >= 100 ? ' is-end' : '');
+
 export function SliderScale({
   item,
   id,
@@ -100,7 +103,7 @@ export function SliderScale({
       </div>
       <div className="p-slider__anchors" aria-hidden="true">
         {scale.labels.map((label) => (
-          <span key={label.value} className="p-slider__anchor" style={{ left: `${percent(scale, label.value)}%` }}>
+          <span key={label.value} className={`p-slider__anchor${edgeClass(percent(scale, label.value))}`} style={{ left: `${percent(scale, label.value)}%` }}>
             <span className="p-slider__tick" />
             <span className="p-slider__anchor-value">{label.value}</span>
             <span className="p-slider__anchor-text">{label.text[lang]}</span>
