@@ -59,6 +59,7 @@ export function ScaleFields({
           </Field>
         </>
       )}
+      {scale.labels.length > 0 && (
       <table className="data-table edit-table" aria-label={`Labels of ${name}`}>
         <thead>
           <tr>
@@ -98,6 +99,7 @@ export function ScaleFields({
           })}
         </tbody>
       </table>
+      )}
       {err('labels') && <p className="field-error">{err('labels')}</p>}
       {!fixed && (
         <button type="button" className="button button--quiet" onClick={() => { set({ labels: [...scale.labels, { value: '', en: '', de: '' }] }); }}>
