@@ -6,6 +6,7 @@ import { jsonResponse } from '../../test/fetchMock';
 import type { RecordedCall } from '../../test/fetchMock';
 import { exampleStudy } from '../../test/fixtures';
 import { withQueries } from '../../test/queries';
+import { placeFieldErrors } from './fieldErrorsUnder';
 import { defaultAnchors, impairment } from './ratingSettings';
 import { RatingItemsEditor } from './RatingItemsEditor';
 
@@ -74,7 +75,14 @@ describe('RatingItemsEditor', { timeout: 20_000 }, () => {
   });
 
   it('shows a 4xx at the field it names', async () => {
-    fakeApi({ status: 400, body: { rating_items: [{}, { scale: { max: ['max must be greater than min (7).'] } }], min_response_ms: ['Ensure this value is greater than or equal to 0.'] } });
+    // As the backend words it (qoe_analysis.scales): the message starts with the field's path.
+    fakeApi({
+      status: 400,
+      body: {
+        rating_items: ['rating_items[1].scale.max: must be greater than min (7)'],
+        min_response_ms: ['min_response_ms: a whole number of milliseconds from 0 to 600000'],
+      },
+    });
     render(withQueries(<RatingItemsEditor study={exampleStudy} onSaved={vi.fn()} />));
     const preset = screen.getByRole('button', { name: 'Gaming preset (ITU-T P.809)' });
     await waitFor(() => {
@@ -88,8 +96,8 @@ describe('RatingItemsEditor', { timeout: 20_000 }, () => {
     await waitFor(() => {
       expect(max).toHaveAttribute('aria-invalid', 'true');
     });
-    expect(max).toHaveAccessibleDescription('max must be greater than min (7).');
-    expect(screen.getByLabelText('Fast answer floor (ms)')).toHaveAccessibleDescription(/greater than or equal to 0/);
+    expect(max).toHaveAccessibleDescription('must be greater than min (7)');
+    expect(screen.getByLabelText('Fast answer floor (ms)')).toHaveAccessibleDescription(/a whole number of milliseconds from 0 to 600000/);
     expect(screen.getByLabelText('Highest value of video_quality')).toHaveAttribute('aria-invalid', 'false');
     expect(screen.queryByText('Saved.')).toBeNull();
   });
@@ -135,6 +143,24 @@ describe('RatingItemsEditor', { timeout: 20_000 }, () => {
       enabled: true,
       scenarios: ['B', 'D1'],
       seconds: 45,
+    });
+  });
+});
+
+describe('placeFieldErrors', () => {
+  it('files a message under the path it starts with, when that path lies under its key', () => {
+    expect(
+      placeFieldErrors({
+        rating_items: 'rating_items[0].scale.labels[2].value: 9 is not a value of the scale',
+        training: 'training.seconds: a whole number from 10 to 600',
+        acceptance: 'the study has sessions',
+        title: 'rating_items[0].key: not under this key',
+      }),
+    ).toEqual({
+      'rating_items.0.scale.labels.2.value': '9 is not a value of the scale',
+      'training.seconds': 'a whole number from 10 to 600',
+      acceptance: 'the study has sessions',
+      title: 'rating_items[0].key: not under this key',
     });
   });
 });

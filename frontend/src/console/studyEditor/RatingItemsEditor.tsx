@@ -13,7 +13,7 @@ import { ActionError, Field } from '../ui';
 import { AcceptanceFields } from './AcceptanceFields';
 import type { AcceptanceDraft } from './AcceptanceFields';
 import { toNumber } from './editRow';
-import { errorsUnder } from './fieldErrorsUnder';
+import { errorsUnder, placeFieldErrors } from './fieldErrorsUnder';
 import { draftToItem, itemToDraft, move, newItemDraft, shownErrorPaths } from './ratingItemDraft';
 import type { ItemDraft } from './ratingItemDraft';
 import { RatingItemRow } from './RatingItemRow';
@@ -60,7 +60,7 @@ export function RatingItemsEditor({ study, onSaved }: { study: StudyDetail; onSa
   const draft = edited ?? toDraft(study);
   const [saved, setSaved] = useState(false);
   const action = useAction();
-  const errors = fieldErrors(action.error);
+  const errors = placeFieldErrors(fieldErrors(action.error));
   const set = (patch: Partial<Draft>) => {
     setEdited({ ...draft, ...patch });
     setSaved(false);

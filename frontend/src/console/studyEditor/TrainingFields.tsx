@@ -52,7 +52,7 @@ export function TrainingFields({
           />{' '}
           Train participants on anchor scenarios before the first rated one
         </label>
-        {err('enabled') && <p className="field-error">{err('enabled')}</p>}
+        {(err('enabled') ?? err('')) && <p className="field-error">{err('enabled') ?? err('')}</p>}
       </div>
       {training.enabled && (
         <>
@@ -68,7 +68,7 @@ export function TrainingFields({
             <p id="training-anchors-hint" className="field-hint">
               None chosen: the baseline and the most impaired scenario ({defaults.join(', ') || 'none yet'}).
             </p>
-            {(err('scenarios') ?? err('')) && <p className="field-error">{err('scenarios') ?? err('')}</p>}
+            {err('scenarios') && <p className="field-error">{err('scenarios')}</p>}
           </fieldset>
           <Field label="Seconds per training scenario" error={err('seconds')} hint="10–600 s.">
             {(props) => <input {...props} type="number" inputMode="numeric" value={training.seconds} onChange={(e) => { set({ seconds: e.target.value }); }} />}
