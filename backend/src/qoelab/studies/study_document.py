@@ -23,6 +23,7 @@ from typing import Any
 from django.db import transaction
 from rest_framework import serializers
 
+from qoelab.studies.direction_serializers import DirectionSerializer
 from qoelab.studies.directions import checked_direction, compact_direction
 from qoelab.studies.models import Game, Language, PaceClass, Study, scenario_code_validator
 from qoelab.studies.rating_items import (
@@ -35,7 +36,7 @@ from qoelab.studies.rating_items import (
     validate_min_response_ms,
     validate_training,
 )
-from qoelab.studies.serializers import DirectionSerializer, flatten_directions
+from qoelab.studies.serializers import flatten_directions
 from qoelab.studies.versioning import (
     create_scenario,
     max_scenarios,

@@ -32,16 +32,18 @@ from qoelab.studies.design_generator import (
     generate_design,
     session_minutes,
 )
+from qoelab.studies.design_serializers import (
+    DesignResultSerializer,
+    DesignSerializer,
+    FactorsSerializer,
+    StudyCloneSerializer,
+)
 from qoelab.studies.models import Game, Scenario, Study
 from qoelab.studies.rating_item_fields import RatingPresetsSerializer
 from qoelab.studies.rating_items import presets
 from qoelab.studies.serializers import (
-    DesignResultSerializer,
-    DesignSerializer,
-    FactorsSerializer,
     GameWriteSerializer,
     ScenarioWriteSerializer,
-    StudyCloneSerializer,
     StudyDetailSerializer,
     StudySummarySerializer,
     flatten_directions,
