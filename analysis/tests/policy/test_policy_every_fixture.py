@@ -1,7 +1,8 @@
 """Issue 14's acceptance on every fixture study, not just the dissertation-shaped one.
 
 Every ratings table under fixtures/ (fixtures/data/*.csv, fixtures/synthetic/*/ratings.csv)
-is analysed with all raters and with the reliable raters only; then
+is analysed, on the scales its items sidecar (``<name>.items.json``) declares where it has
+one, with all raters and with the reliable raters only; then
 
 * every KPI threshold's logistic estimate and CI ends, and every tested bracket, lie within
   the factor's physical range (``thresholds.PHYSICAL_RANGE``: delay and jitter ≥ 0 ms,
@@ -12,6 +13,7 @@ is analysed with all raters and with the reliable raters only; then
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from typing import Any
 import pytest
 from qoe_analysis import analyze, load_ratings
 from qoe_analysis.policy import build_policy
+from qoe_analysis.scales import Sidecar, parse_sidecar
 from qoe_analysis.thresholds import PHYSICAL_RANGE
 
 from .conftest import REPO
@@ -44,15 +47,24 @@ def _within(value: float | None, low: float, high: float) -> bool:
     return value is None or low <= value <= high
 
 
+def _sidecar(path: Path) -> Sidecar | None:
+    declared = path.with_suffix(".items.json")
+    return parse_sidecar(json.loads(declared.read_text())) if declared.exists() else None
+
+
 @pytest.fixture(scope="module", params=CASES, ids=[_case_id(c) for c in CASES])
 def fixture_doc(request: pytest.FixtureRequest) -> dict[str, Any]:
     path, reliable = request.param
-    return analyze(load_ratings(path), reliable_only=reliable)
+    return analyze(load_ratings(path, sidecar=_sidecar(path)), reliable_only=reliable)
 
 
 def test_every_fixture_study_is_covered() -> None:
     names = {p.relative_to(FIXTURES).as_posix() for p in RATINGS}
-    assert {"data/grid_jitter_burst.csv", "synthetic/dissertation_shape/ratings.csv"} <= names
+    assert {
+        "data/grid_jitter_burst.csv",
+        "data/scale_0_6.csv",
+        "synthetic/dissertation_shape/ratings.csv",
+    } <= names
 
 
 def test_threshold_estimates_and_intervals_within_physical_range(

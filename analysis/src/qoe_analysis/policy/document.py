@@ -97,7 +97,7 @@ def _tested_conditions(
 
 
 def _mos_rule_disagreements(
-    conditions: list[Mapping[str, Any]], acceptable_from: int
+    conditions: list[Mapping[str, Any]], acceptable_from: float
 ) -> list[dict[str, Any]]:
     """Tested conditions where 'MOS >= target' and 'share of ratings >= target >= 50 %'
     give different answers."""
@@ -107,12 +107,70 @@ def _mos_rule_disagreements(
         if mos is None or not isinstance(dist, Mapping) or str(c.get("game")) == "all":
             continue
         total = sum(int(v) for v in dist.values())
-        share = sum(int(v) for k, v in dist.items() if int(k) >= acceptable_from) / total
+        share = sum(int(v) for k, v in dist.items() if float(k) >= acceptable_from) / total
         if total and (mos >= acceptable_from) != (share >= 0.5):
             out.append(
                 {"scenario": str(c["scenario"]), "game": str(c["game"]), "mos": mos, "share": share}
             )
     return sorted(out, key=lambda r: (r["game"], r["scenario"]))
+
+
+_ACR5_SCALE: dict[str, Any] = {"kind": "acr5", "min": 1, "max": 5}
+
+
+def _item_scale(analysis_document: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """The scale (kind, min, max) of rating item ``key``; ACR-5 for a document without items."""
+    for item in analysis_document.get("items") or []:
+        if item.get("key") == key:
+            scale = item["scale"]
+            return {"kind": scale["kind"], "min": scale["min"], "max": scale["max"]}
+    return dict(_ACR5_SCALE)
+
+
+def _target(
+    analysis_document: Mapping[str, Any], thresholds: Mapping[str, Any], meta: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What "acceptable" means: the acceptance item, its scale and cut (ITU-T P.809 items).
+
+    The tested conditions' MOS is the primary item's (``mos_item``). The comparison with the
+    rule "MOS >= cut" is only meaningful when the cut is on that same item.
+    """
+    cut = thresholds.get("acceptable_from", meta.get("acceptable_from", 3))
+    cut = int(cut) if float(cut).is_integer() else float(cut)
+    primary = str(meta.get("primary_item", "overall"))
+    item = str((meta.get("acceptance") or {}).get("item", primary))
+    scale = _item_scale(analysis_document, item)
+    binary = scale["kind"] == "binary"
+    if binary:
+        label = f"share of '{item} = yes' is >= 50 %"
+        note = f"a bound is the largest value at which P({item} = yes) >= 0.5 with every "
+        note += "other network factor at 0"
+    else:
+        named = "" if item == "overall" and scale["kind"] == "acr5" else f"{item} "
+        label = f"share of {named}ratings >= {cut} is >= 50 %"
+        note = "a bound is the largest value at which P(rating >= acceptable_from) >= 0.5 "
+        note += "with every other network factor at 0 (the median rating reaches the target)"
+    same_item = item == primary and not binary
+    if same_item:
+        note += (
+            f"; this is not the rule 'MOS >= {cut}' (a mean), and the two disagree "
+            "on the tested conditions listed in mos_rule_disagreements"
+        )
+    return {
+        "acceptable_from": cut,
+        "item": item,
+        "scale": scale,
+        "mos_item": primary,
+        "mos_scale": _item_scale(analysis_document, primary),
+        "label": label,
+        "criterion": thresholds.get("criterion"),
+        "note": note,
+        "mos_rule_disagreements": _mos_rule_disagreements(
+            analysis_document.get("conditions", []), cut
+        )
+        if same_item
+        else [],
+    }
 
 
 def _min_bound(directions: Mapping[str, Any], metric_type: str) -> float | None:
@@ -243,23 +301,11 @@ def build_policy(
     when = generated_at or _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace(
         "+00:00", "Z"
     )
-    acceptable_from = int(thresholds.get("acceptable_from", meta.get("acceptable_from", 3)))
     policy: dict[str, Any] = {
         "$schema": POLICY_SCHEMA_ID,
         "policy_version": POLICY_VERSION,
         "kind": "qoe-lab-policy",
-        "target": {
-            "acceptable_from": acceptable_from,
-            "label": f"share of ratings >= {acceptable_from} is >= 50 %",
-            "criterion": thresholds.get("criterion"),
-            "note": "a bound is the largest value at which P(rating >= acceptable_from) >= 0.5 "
-            "with every other network factor at 0 (the median rating reaches the target); "
-            f"this is not the rule 'MOS >= {acceptable_from}' (a mean), and the two disagree "
-            "on the tested conditions listed in mos_rule_disagreements",
-            "mos_rule_disagreements": _mos_rule_disagreements(
-                analysis_document.get("conditions", []), acceptable_from
-            ),
-        },
+        "target": _target(analysis_document, thresholds, meta),
         "provenance": {
             "study": {
                 "id": provenance.get("study_id"),
