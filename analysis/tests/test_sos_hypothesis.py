@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from qoe_analysis.sos_hypothesis import fit_sos_parameter, sos_from_mos
+from qoe_analysis.sos_hypothesis import fit_sos_parameter, sos_formula, sos_from_mos
 from scipy.optimize import curve_fit
 
 
@@ -41,3 +41,24 @@ def test_undefined_sos_ignored_and_degenerate_case() -> None:
     fit = fit_sos_parameter(np.array([3.0, 2.0, 4.0]), np.array([1.0, np.nan, 0.9]))
     assert fit.n_conditions == 2
     assert np.isnan(fit_sos_parameter(np.array([5.0, 1.0]), np.array([0.0, 0.0])).a)
+
+
+def test_a_on_a_seven_point_scale_uses_bounds_1_and_7() -> None:
+    # x = -MOS^2 + 8 MOS - 7: MOS 2 -> 5, MOS 4 -> 9, MOS 6 -> 5. With SOS^2 = 2.5, 4.5, 2.5
+    # a = sum(x y) / sum(x^2) = (12.5 + 40.5 + 12.5) / (25 + 81 + 25) = 65.5 / 131 = 0.5,
+    # and every point lies on the curve (residuals 0, R^2 = 1).
+    mos = np.array([2.0, 4.0, 6.0])
+    sos = np.sqrt([2.5, 4.5, 2.5])
+    fit = fit_sos_parameter(mos, sos, 1, 7)
+    assert fit.a == pytest.approx(0.5, abs=1e-12)
+    assert fit.r2 == pytest.approx(1.0) and fit.rmse_sos == pytest.approx(0.0, abs=1e-12)
+    assert sos_formula(1, 7) == "SOS^2 = a * (-MOS^2 + 8*MOS - 7)"
+    # the ACR bounds would give x = 3, 3, -5: another a (the bounds matter)
+    assert fit_sos_parameter(mos, sos, 1, 5).a != pytest.approx(0.5)
+    assert sos_from_mos(4.0, 0.5, 1, 7) == pytest.approx(np.sqrt(4.5))
+
+
+def test_formula_text_on_other_bounds() -> None:
+    assert sos_formula() == "SOS^2 = a * (-MOS^2 + 6*MOS - 5)"
+    assert sos_formula(0, 6) == "SOS^2 = a * (-MOS^2 + 6*MOS)"
+    assert sos_formula(-3, 3) == "SOS^2 = a * (-MOS^2 + 0*MOS + 9)"

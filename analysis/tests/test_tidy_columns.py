@@ -5,12 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from qoe_analysis import design, tidy_columns
 
 
-def test_importing_the_columns_loads_no_numeric_stack() -> None:
+@pytest.mark.parametrize("module", ["tidy_columns", "scales"])
+def test_importing_the_columns_loads_no_numeric_stack(module: str) -> None:
     probe = (
-        "import sys, qoe_analysis.tidy_columns; "
+        f"import sys, qoe_analysis.{module}; "
         "print(sorted(m for m in ('pandas', 'numpy', 'scipy', 'sklearn') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
@@ -41,8 +43,13 @@ def test_the_export_columns_hold_every_registry_factor_in_order() -> None:
     assert (
         *tidy_columns.IDENTITY_COLUMNS,
         *factors,
-        tidy_columns.RATING,
+        "item",
+        "rating",
+        "training",
+        "response_ms",
+        "since_end_ms",
     ) == tidy_columns.TIDY_COLUMNS
+    assert not set(tidy_columns.ITEM_COLUMNS) & set(tidy_columns.REQUIRED_COLUMNS)
     # the table-4.1 columns keep the registry's relative order (delay before loss)
     order = [factors.index(c) for c in tidy_columns.NETWORK_FACTORS]
     assert order == sorted(order)

@@ -1,13 +1,18 @@
 """Command line interface of qoe_analysis (`qoe-analysis`).
 
-    qoe-analysis analyze RATINGS.csv [--acceptable-from 3] [--reliable-only] [--seed N]
-                         [--reliability-cutoff 0.6] [--out DIR] [--no-plots] [--indent N]
+    qoe-analysis analyze RATINGS.csv [--items SIDECAR.json] [--acceptable-from 3]
+                         [--reliable-only] [--seed N] [--reliability-cutoff 0.6]
+                         [--out DIR] [--no-plots] [--indent N]
     qoe-analysis synth --out DIR [--seed N] [--participants 58] [--sessions 79]
     qoe-analysis policy export INPUT [--format json|faucet|ovs|onos|rest_qos|ietf] [...]
     qoe-analysis policy check POLICY.json --measurements M.json [--indent N]
 
 ``analyze`` prints one JSON document to stdout; bad input exits with code 2 and a one-line
-message on stderr. ``policy export`` takes a ratings CSV (analysed first) or a policy JSON.
+message on stderr. ``--items`` declares the items of a long-format CSV (its ``item``
+column) with their scales, the acceptance rule and the fast-rating floor (the sidecar JSON
+of the export, :func:`qoe_analysis.scales.parse_sidecar`); without it the CSV is one item
+"overall" on ACR-5. ``--acceptable-from`` overrides the acceptance rule by a cut on the
+primary item. ``policy export`` takes a ratings CSV (analysed first) or a policy JSON.
 """
 
 from __future__ import annotations
@@ -20,9 +25,41 @@ from pathlib import Path
 from typing import Any
 
 from qoe_analysis import __version__
+from qoe_analysis.scales import Sidecar, parse_sidecar
 from qoe_analysis.validation import RatingsValidationError, load_ratings
 
 EXIT_BAD_INPUT = 2
+
+
+class SidecarError(ValueError):
+    """The items sidecar (``--items``) is unreadable or invalid, or the acceptance rule does
+    not fit the ratings."""
+
+
+def load_sidecar(path: Path | None) -> Sidecar | None:
+    """Read and validate ``--items``; None without the option."""
+    if path is None:
+        return None
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise SidecarError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    try:
+        return parse_sidecar(raw)
+    except ValueError as exc:
+        raise SidecarError(f"{path}: {exc}") from None
+
+
+def _ratings_and_options(args: argparse.Namespace, path: Path) -> tuple[Any, dict[str, Any]]:
+    """The validated ratings at ``path`` and the keyword arguments of ``analyze``."""
+    sidecar = load_sidecar(args.items)
+    table = load_ratings(path, sidecar=sidecar)
+    return table, {
+        "acceptable_from": args.acceptable_from,
+        "reliable_only": args.reliable_only,
+        "seed": args.seed,
+        "reliability_cutoff": args.reliability_cutoff,
+    }
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,7 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     analyze = sub.add_parser("analyze", help="analyse a ratings CSV and print JSON")
     analyze.add_argument("ratings", type=Path, help="tidy ratings CSV")
-    analyze.add_argument("--acceptable-from", type=int, default=3, choices=range(1, 6))
+    analyze.add_argument("--items", type=Path, help="items sidecar JSON of a long-format CSV")
+    analyze.add_argument(
+        "--acceptable-from",
+        type=float,
+        default=None,
+        help="acceptable = primary item >= this (default: the sidecar's rule, overall >= 3)",
+    )
     analyze.add_argument("--reliable-only", action="store_true")
     analyze.add_argument("--seed", type=int, default=0)
     analyze.add_argument("--reliability-cutoff", type=float, default=0.6)
@@ -62,7 +105,8 @@ def _add_policy_parser(sub: Any) -> None:
     # validated by hand so a wrong value gives one line (not argparse's usage block)
     export.add_argument("--format", default="json", help="json|faucet|ovs|onos|rest_qos|ietf")
     export.add_argument("--out", type=Path, help="write to this file instead of stdout")
-    export.add_argument("--acceptable-from", type=int, default=3, choices=range(1, 6))
+    export.add_argument("--items", type=Path, help="items sidecar JSON of a long-format CSV")
+    export.add_argument("--acceptable-from", type=float, default=None)
     export.add_argument("--reliable-only", action="store_true")
     export.add_argument("--seed", type=int, default=0)
     export.add_argument("--reliability-cutoff", type=float, default=0.6)
@@ -156,6 +200,9 @@ def _write_tables(doc: dict[str, Any], out: Path) -> None:
                     }
                 )
     pd.DataFrame(rows).to_csv(out / "thresholds.csv", index=False)
+    pd.DataFrame(
+        [{"item": key, **row} for key, entry in doc["per_item"].items() for row in entry["mos"]]
+    ).drop(columns=["distribution"]).to_csv(out / "items_mos.csv", index=False)
     (out / "tree_rules.txt").write_text(
         "\n".join(r["text"] for r in doc["tree"]["rules"]) + "\n", encoding="utf-8"
     )
@@ -164,14 +211,13 @@ def _write_tables(doc: dict[str, Any], out: Path) -> None:
 def _analyze(args: argparse.Namespace) -> int:
     from qoe_analysis.report import analyze
 
-    table = load_ratings(args.ratings)
-    doc = analyze(
-        table,
-        acceptable_from=args.acceptable_from,
-        reliable_only=args.reliable_only,
-        seed=args.seed,
-        reliability_cutoff=args.reliability_cutoff,
-    )
+    table, options = _ratings_and_options(args, args.ratings)
+    try:
+        doc = analyze(table, **options)
+    except RatingsValidationError:
+        raise
+    except ValueError as exc:  # the acceptance rule against the rated items
+        raise SidecarError(str(exc)) from None
     text = json.dumps(doc, indent=args.indent, allow_nan=False)
     sys.stdout.write(text + "\n")
     if args.out is not None:
@@ -231,13 +277,13 @@ def _policy_export(args: argparse.Namespace) -> int:
     else:
         from qoe_analysis.report import analyze
 
-        doc = analyze(
-            load_ratings(args.input),
-            acceptable_from=args.acceptable_from,
-            reliable_only=args.reliable_only,
-            seed=args.seed,
-            reliability_cutoff=args.reliability_cutoff,
-        )
+        table, options = _ratings_and_options(args, args.input)
+        try:
+            doc = analyze(table, **options)
+        except RatingsValidationError:
+            raise
+        except ValueError as exc:
+            raise SidecarError(str(exc)) from None
         flows = None  # build_policy's default: placeholder selector on "cloud-gaming"
         if args.server_ip:
             flows = {
@@ -318,6 +364,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except PolicyError as exc:
         print(f"qoe-analysis: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SidecarError as exc:
+        print(f"qoe-analysis: invalid items: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
         message = " ".join(str(exc).split())

@@ -1,4 +1,4 @@
-"""Per-condition statistics of ACR ratings: n, MOS, SOS, 95 % CI of the MOS, %GoB, %PoW.
+"""Per-condition statistics of ratings on a scale: n, MOS, SOS, 95 % CI of the MOS, %GoB, %PoW.
 
 Definitions (ITU-T P.800 / P.1401 / P.913; Hoßfeld et al., QoMEX 2011):
 
@@ -6,10 +6,13 @@ Definitions (ITU-T P.800 / P.1401 / P.913; Hoßfeld et al., QoMEX 2011):
 * CI = MOS ± t(1 − α/2, n − 1) · SOS / √n with the Student t quantile (P.1401 §7.3).
   ITU-R BT.500 uses the normal quantile 1.96, which is too narrow for small n
   (t(0.975, 9) = 2.262, t(0.975, 29) = 2.045).
-* %GoB = share of ratings ≥ 4 ("good or better"), %PoW = share ≤ 2 ("poor or worse").
+* %GoB = share of ratings ≥ 4 ("good or better"), %PoW = share ≤ 2 ("poor or worse") on
+  ACR 1..5 (P.800); on a scale from L to H the points 4 and 2 map to L + ¾·(H − L) and
+  L + ¼·(H − L) (:func:`qoe_analysis.scales.gob_cut` / :func:`~qoe_analysis.scales.pow_cut`).
 
-Everything is computed from the 5-bin rating histogram per group, so the cost after one
-grouping pass is O(number of conditions).
+On a discrete scale everything is computed from the rating histogram per group (one bin
+per scale point), so the cost after one grouping pass is O(number of conditions); on a
+continuous scale from the values grouped directly (no histogram).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import pandas as pd
 from scipy import stats  # type: ignore[import-untyped]
 
 from qoe_analysis.design import ACR_MAX, ACR_MIN, GAME, RATING, SCENARIO
+from qoe_analysis.scales import default_scale, gob_cut, pow_cut, scale_points
 from qoe_analysis.tabular import group_codes
 
 __all__ = [
@@ -33,7 +37,7 @@ __all__ = [
 ]
 
 ALL_GAMES = "all"
-_LEVELS = np.arange(ACR_MIN, ACR_MAX + 1, dtype=np.float64)
+_ACR5 = default_scale("acr5")
 
 
 def mos_confidence_interval(
@@ -54,29 +58,37 @@ def mos_confidence_interval(
     return (mos, mos - half, mos + half)
 
 
-def rating_histograms(df: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
-    """Counts of each ACR level (columns 1..5) per group of ``by`` (sorted group keys)."""
+def rating_histograms(
+    df: pd.DataFrame, by: Sequence[str], low: int = ACR_MIN, high: int = ACR_MAX
+) -> pd.DataFrame:
+    """Counts of each scale point (columns low..high, default ACR 1..5) per group of ``by``
+    (sorted group keys)."""
     codes, keys = group_codes(df, list(by))
-    levels = df[RATING].to_numpy(dtype=np.int64) - ACR_MIN
-    n_levels = ACR_MAX - ACR_MIN + 1
+    levels = df[RATING].to_numpy(dtype=np.int64) - low
+    n_levels = high - low + 1
     flat = np.bincount(codes * n_levels + levels, minlength=len(keys) * n_levels)
-    counts = pd.DataFrame(
-        flat.reshape(len(keys), n_levels), columns=list(range(ACR_MIN, ACR_MAX + 1))
-    )
+    counts = pd.DataFrame(flat.reshape(len(keys), n_levels), columns=list(range(low, high + 1)))
     keys = keys.astype({c: str for c in by if not pd.api.types.is_numeric_dtype(keys[c])})
     counts.index = pd.MultiIndex.from_frame(keys)
     return counts.sort_index()
 
 
-def summarise_histograms(counts: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
-    """n, MOS, SOS (ddof = 1), t-based CI, %GoB and %PoW from rating histograms.
+def summarise_histograms(
+    counts: pd.DataFrame,
+    level: float = 0.95,
+    gob_from: float = 4.0,
+    pow_to: float = 2.0,
+) -> pd.DataFrame:
+    """n, MOS, SOS (ddof = 1), t-based CI, %GoB (share ≥ ``gob_from``) and %PoW (share ≤
+    ``pow_to``) from rating histograms whose columns are the scale points.
 
     SOS² = (Σ cₖ (k − MOS)²) / (n − 1) over levels k with counts cₖ.
     """
     c = counts.to_numpy(dtype=np.float64)
+    points = counts.columns.to_numpy(dtype=np.float64)
     n = c.sum(axis=1)
-    mos = (c @ _LEVELS) / n
-    ss = (c * (_LEVELS[None, :] - mos[:, None]) ** 2).sum(axis=1)
+    mos = (c @ points) / n
+    ss = (c * (points[None, :] - mos[:, None]) ** 2).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         sos = np.where(n > 1, np.sqrt(ss / np.maximum(n - 1, 1)), np.nan)
         tq = np.where(n > 1, stats.t.ppf((1.0 + level) / 2.0, np.maximum(n - 1, 1)), np.nan)
@@ -89,8 +101,8 @@ def summarise_histograms(counts: pd.DataFrame, level: float = 0.95) -> pd.DataFr
             "sos": sos,
             "ci95_low": mos - half,
             "ci95_high": mos + half,
-            "gob_pct": 100.0 * c[:, levels >= 4].sum(axis=1) / n,
-            "pow_pct": 100.0 * c[:, levels <= 2].sum(axis=1) / n,
+            "gob_pct": 100.0 * c[:, levels >= gob_from].sum(axis=1) / n,
+            "pow_pct": 100.0 * c[:, levels <= pow_to].sum(axis=1) / n,
         },
         index=counts.index,
     )
@@ -99,16 +111,71 @@ def summarise_histograms(counts: pd.DataFrame, level: float = 0.95) -> pd.DataFr
     return out
 
 
-def condition_table(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+def summarise_values(
+    df: pd.DataFrame,
+    by: Sequence[str],
+    level: float = 0.95,
+    gob_from: float = 4.0,
+    pow_to: float = 2.0,
+) -> pd.DataFrame:
+    """The columns of :func:`summarise_histograms` (without ``n_k``) from the ratings
+    themselves, per group of ``by`` (continuous scales, where no histogram exists)."""
+    codes, keys = group_codes(df, list(by))
+    r = df[RATING].to_numpy(dtype=np.float64)
+    frame = pd.DataFrame({"g": codes, "r": r, "gob": r >= gob_from, "pow": r <= pow_to})
+    agg = frame.groupby("g", sort=True).agg(
+        n=("r", "size"),
+        mos=("r", "mean"),
+        sos=("r", "std"),
+        gob=("gob", "mean"),
+        pw=("pow", "mean"),
+    )
+    n = agg["n"].to_numpy(dtype=np.float64)
+    sos = np.where(n > 1, agg["sos"].to_numpy(dtype=np.float64), np.nan)
+    mos = agg["mos"].to_numpy(dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tq = np.where(n > 1, stats.t.ppf((1.0 + level) / 2.0, np.maximum(n - 1, 1)), np.nan)
+        half = tq * sos / np.sqrt(n)
+    keys = keys.astype({c: str for c in by if not pd.api.types.is_numeric_dtype(keys[c])})
+    out = pd.DataFrame(
+        {
+            "n": n.astype(np.int64),
+            "mos": mos,
+            "sos": sos,
+            "ci95_low": mos - half,
+            "ci95_high": mos + half,
+            "gob_pct": 100.0 * agg["gob"].to_numpy(dtype=np.float64),
+            "pow_pct": 100.0 * agg["pw"].to_numpy(dtype=np.float64),
+        },
+        index=pd.MultiIndex.from_frame(keys),
+    )
+    return out.sort_index()
+
+
+def condition_table(
+    df: pd.DataFrame, level: float = 0.95, scale: dict[str, Any] | None = None
+) -> pd.DataFrame:
     """Statistics per (scenario, game) and per scenario over all games (game = "all").
 
     Returns one row per condition with columns ``scenario, game, n, mos, sos, ci95_low,
-    ci95_high, gob_pct, pow_pct, n_1 … n_5``.
+    ci95_high, gob_pct, pow_pct`` and, on a discrete ``scale`` (default ACR-5), the count
+    ``n_k`` of every scale point k.
     """
-    per_game = rating_histograms(df, [SCENARIO, GAME])
+    scale = _ACR5 if scale is None else scale
+    cuts = {"gob_from": gob_cut(scale), "pow_to": pow_cut(scale)}
+    points = scale_points(scale)
+    if points is None:
+        per_game_values = summarise_values(df, [SCENARIO, GAME], level, **cuts)
+        pooled_values = summarise_values(df, [SCENARIO], level, **cuts)
+        pooled_values.index = pd.MultiIndex.from_arrays(
+            [pooled_values.index.get_level_values(0), [ALL_GAMES] * len(pooled_values)],
+            names=[SCENARIO, GAME],
+        )
+        return pd.concat([per_game_values, pooled_values]).reset_index()
+    per_game = rating_histograms(df, [SCENARIO, GAME], points[0], points[-1])
     pooled = per_game.groupby(level=SCENARIO, sort=True).sum()
     pooled.index = pd.MultiIndex.from_arrays(
         [pooled.index, [ALL_GAMES] * len(pooled)], names=[SCENARIO, GAME]
     )
-    table = summarise_histograms(pd.concat([per_game, pooled]), level=level)
+    table = summarise_histograms(pd.concat([per_game, pooled]), level=level, **cuts)
     return table.reset_index()

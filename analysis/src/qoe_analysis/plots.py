@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from qoe_analysis.sos_hypothesis import sos_from_mos
+
 __all__ = ["write_plots"]
 
 
@@ -23,6 +25,10 @@ def write_plots(doc: dict[str, Any], out_dir: Path) -> list[Path]:
 
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
+    # the primary item's scale bounds (documents without items: ACR 1..5)
+    primary = doc.get("meta", {}).get("primary_item")
+    scale = doc.get("per_item", {}).get(primary, {}).get("scale") or {"min": 1, "max": 5}
+    y_min, y_max = float(scale["min"]), float(scale["max"])
     conds = [c for c in doc["conditions"] if c["game"] != "all"]
     games = sorted({c["game"] for c in conds})
     scenarios = sorted({c["scenario"] for c in conds})
@@ -47,7 +53,7 @@ def write_plots(doc: dict[str, Any], out_dir: Path) -> list[Path]:
         x = np.arange(len(scenarios)) + (i - (len(games) - 1) / 2) * width
         ax.bar(x, mos, width, label=game, yerr=[mos - low, high - mos], capsize=2)
     ax.set_xticks(np.arange(len(scenarios)), scenarios)
-    ax.set_ylim(1, 5)
+    ax.set_ylim(y_min, y_max)
     ax.set_ylabel("MOS (95 % CI)")
     ax.legend()
     save(fig, "mos_per_scenario.png")
@@ -73,21 +79,21 @@ def write_plots(doc: dict[str, Any], out_dir: Path) -> list[Path]:
             ax.errorbar(x, mos, yerr=err, marker="o", capsize=3, label=game)
         ax.set_xlabel(unit)
         ax.set_ylabel("MOS (95 % CI)")
-        ax.set_ylim(1, 5)
+        ax.set_ylim(y_min, y_max)
         ax.legend()
         save(fig, f"mos_vs_{name}.png")
 
     # SOS vs MOS with the fitted SOS hypothesis (figure 4.4).
     fig, ax = plt.subplots(figsize=(5, 4))
     ax.scatter([c["mos"] for c in conds], [c["sos"] or np.nan for c in conds], s=14)
-    m = np.linspace(1, 5, 101)
+    m = np.linspace(y_min, y_max, 101)
     for label, fit in (
         ("all", doc["sos_hypothesis"]["all_raters"]),
         ("reliable", doc["sos_hypothesis"]["reliable_raters"]),
     ):
         if fit and fit.get("a") is not None:
             ax.plot(
-                m, np.sqrt(fit["a"] * (-(m**2) + 6 * m - 5)), label=f"{label}: a = {fit['a']:.3f}"
+                m, sos_from_mos(m, fit["a"], y_min, y_max), label=f"{label}: a = {fit['a']:.3f}"
             )
     ax.set_xlabel("MOS")
     ax.set_ylabel("SOS")

@@ -64,14 +64,17 @@ def pilot_notes(
     thresholds: Mapping[str, Any],
     varying: Sequence[str],
     sos_a: float | None,
+    scale: Mapping[str, Any] | None = None,
 ) -> dict[str, str]:
     """``{section: reason}`` for each section that is (partly) not computable."""
     notes: dict[str, str] = {}
+    low, high = (1, 5) if scale is None else (scale["min"], scale["max"])
     per_game = _sessions_per_game(table)
     if sos_a is None or not np.isfinite(sos_a):
         notes["sos_hypothesis"] = (
             "needs conditions (scenario x game) with >= 2 ratings whose MOS is not at a scale "
-            "end; so far every condition has one rating or all ratings agree on 1 or 5"
+            "end; so far every condition has one rating or all ratings agree on "
+            f"{low:g} or {high:g}"
         )
     if not groups:
         notes["reliability.intra"] = (

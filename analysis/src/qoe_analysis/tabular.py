@@ -6,13 +6,14 @@ are combined by a mixed-radix key, refactorised so that codes are 0..G−1.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["column_codes", "group_codes"]
+__all__ = ["column_codes", "group_codes", "records"]
 
 
 def column_codes(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -61,3 +62,16 @@ def group_codes(
         {column: frame[column].iloc[first].reset_index(drop=True) for column in columns}
     )
     return combined, table
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """DataFrame rows as dicts with None for missing values (fast path for large tables)."""
+    columns = list(frame.columns)
+    arrays = []
+    for c in columns:
+        values = frame[c].to_numpy()
+        if values.dtype.kind == "f":
+            arrays.append([None if not math.isfinite(v) else v for v in values.tolist()])
+        else:
+            arrays.append(values.tolist())
+    return [dict(zip(columns, row, strict=True)) for row in zip(*arrays, strict=True)]

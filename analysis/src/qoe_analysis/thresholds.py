@@ -291,15 +291,17 @@ def kpi_thresholds(
     factors: pd.DataFrame,
     y: np.ndarray[Any, Any],
     root: TreeNode,
-    acceptable_from: int,
+    acceptable_from: float,
     profiles: tuple[np.ndarray[Any, Any], pd.DataFrame] | None = None,
     impairments: list[str] | None = None,
+    target: str | None = None,
 ) -> dict[str, Any]:
     """Thresholds per pace class (and "all") × direction × KPI (see module docstring).
 
     ``impairments`` lists the varying impairment factor columns of ``factors`` (default:
     the table-4.1 columns); thresholds are given for their KPI factors only. ``profiles``
-    may pass precomputed ``group_codes(factors, factors.columns)``.
+    may pass precomputed ``group_codes(factors, factors.columns)``. ``target`` names the
+    acceptance rule when it is not "rating >= acceptable_from" (e.g. ``acceptance == 1``).
     """
     impairments = list(NETWORK_FACTORS) if impairments is None else list(impairments)
     codes, profiles_all = (
@@ -356,8 +358,10 @@ def kpi_thresholds(
     )
     return {
         "acceptable_from": acceptable_from,
-        "criterion": f"P(rating >= {acceptable_from}) >= 0.5 with {held}",
-        "rule": f"share of ratings >= {acceptable_from} is >= 50 %",
+        "criterion": f"P({target or f'rating >= {acceptable_from}'}) >= 0.5 with {held}",
+        "rule": f"share of ratings with {target} is >= 50 %"
+        if target
+        else f"share of ratings >= {acceptable_from} is >= 50 %",
         "directions": {
             "downstream": "server->client",
             "upstream": "client->server",

@@ -1,12 +1,17 @@
 """The tidy ratings CSV's columns: the contract between QoE Lab's export and the analysis.
 
-One row per rating: who rated (``rater_id``, ``session_id``), what (``game``,
-``game_pace``, ``scenario``), under which impairment and the ``rating``. The impairment
-columns come from the factor registry (:mod:`netem_profile.factors`): one column
+One row per rating per item (long format): who rated (``rater_id``, ``session_id``), what
+(``game``, ``game_pace``, ``scenario``), under which impairment, which ``item`` (a key of
+the study's rating items, :mod:`qoe_analysis.scales`) and the ``rating``, then whether the
+rating was ``training`` (0/1, excluded from every analysis), ``response_ms`` (rating screen
+shown → submitted, client-measured) and ``since_end_ms`` (scenario end → rating stored).
+The impairment columns come from the factor registry (:mod:`netem_profile.factors`): one column
 ``<ds|us>_<factor>`` per factor and direction with the unit in the name (``ds_delay_ms``,
 ``us_ge_p_pct``); ``ds_`` is downstream (server→client), ``us_`` upstream (client→server).
 The export writes every factor column (:data:`TIDY_COLUMNS`); a table to analyse needs the
-identity columns, the rating and at least one factor column (:data:`REQUIRED_COLUMNS`).
+identity columns, the rating and at least one factor column (:data:`REQUIRED_COLUMNS`);
+without an ``item`` column the table is one item "overall" on ACR-5, without ``training``
+nothing is training, and the response-time columns are optional (empty = not measured).
 Any other column is a per-rater or per-session factor.
 
 Standard library only and imported by the backend at start-up: importing this module must
@@ -25,14 +30,19 @@ __all__ = [
     "FACTOR_COLUMNS",
     "GAME",
     "IDENTITY_COLUMNS",
+    "ITEM",
+    "ITEM_COLUMNS",
     "NETWORK_FACTORS",
     "PACE",
     "RATER",
     "RATING",
     "REQUIRED_COLUMNS",
+    "RESPONSE_MS",
     "SCENARIO",
     "SESSION",
+    "SINCE_END_MS",
     "TIDY_COLUMNS",
+    "TRAINING",
     "US_DELAY",
     "US_LOSS",
     "is_factor_column",
@@ -48,6 +58,10 @@ US_DELAY: Final = "us_delay_ms"
 DS_LOSS: Final = "ds_loss_pct"
 US_LOSS: Final = "us_loss_pct"
 RATING: Final = "rating"
+ITEM: Final = "item"
+TRAINING: Final = "training"
+RESPONSE_MS: Final = "response_ms"
+SINCE_END_MS: Final = "since_end_ms"
 
 #: The four factors of the reference study (dissertation, table 4.1).
 NETWORK_FACTORS: Final[tuple[str, ...]] = (DS_DELAY, US_DELAY, DS_LOSS, US_LOSS)
@@ -55,7 +69,17 @@ IDENTITY_COLUMNS: Final[tuple[str, ...]] = (RATER, SESSION, GAME, PACE, SCENARIO
 #: Every impairment factor column, per factor downstream then upstream.
 FACTOR_COLUMNS: Final[tuple[str, ...]] = factor_columns()
 #: What the export writes, in this order (then per-rater/per-session columns).
-TIDY_COLUMNS: Final[tuple[str, ...]] = (*IDENTITY_COLUMNS, *FACTOR_COLUMNS, RATING)
+TIDY_COLUMNS: Final[tuple[str, ...]] = (
+    *IDENTITY_COLUMNS,
+    *FACTOR_COLUMNS,
+    ITEM,
+    RATING,
+    TRAINING,
+    RESPONSE_MS,
+    SINCE_END_MS,
+)
+#: The optional rating-item columns (long format), in export order around ``rating``.
+ITEM_COLUMNS: Final[tuple[str, ...]] = (ITEM, TRAINING, RESPONSE_MS, SINCE_END_MS)
 #: What a table to analyse or import must have, besides at least one factor column.
 REQUIRED_COLUMNS: Final[tuple[str, ...]] = (*IDENTITY_COLUMNS, RATING)
 

@@ -19,8 +19,6 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.design import (
-    ACR_MAX,
-    ACR_MIN,
     GAME,
     PACE,
     PACE_CLASSES,
@@ -30,40 +28,40 @@ from qoe_analysis.design import (
     SCENARIO,
     SESSION,
 )
+from qoe_analysis.item_validation import (
+    check_item_keys,
+    check_ratings_on_scales,
+    duration_column,
+    implied_item,
+    training_column,
+)
+from qoe_analysis.scales import Sidecar, default_sidecar
 from qoe_analysis.study_factors import factor_columns_in, factor_of
 from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, RESPONSE_MS, SINCE_END_MS, TRAINING
+from qoe_analysis.validation_errors import RatingsValidationError, fail_at, line_of
 
-__all__ = ["RatingsValidationError", "load_ratings", "validate_ratings"]
+__all__ = ["RatingsValidationError", "load_ratings", "table_sidecar", "validate_ratings"]
 
 _TEXT_COLUMNS = (RATER, SESSION, GAME, PACE, SCENARIO)
 _FIRST_LINE_ATTR = "qoe_analysis_first_line"
+_SIDECAR_ATTR = "qoe_analysis_sidecar"
 
 
-class RatingsValidationError(ValueError):
-    """Raised for unusable ratings input; ``column`` and ``line`` locate the problem.
-
-    ``line`` is the 1-based line of the CSV file (header = line 1), or ``None`` when the
-    table did not come from a file or the problem is not tied to a line.
-    """
-
-    def __init__(self, message: str, *, column: str | None = None, line: int | None = None):
-        where = []
-        if column is not None:
-            where.append(f"column '{column}'")
-        if line is not None:
-            where.append(f"line {line}")
-        full = f"{', '.join(where)}: {message}" if where else message
-        super().__init__(full)
-        self.column = column
-        self.line = line
+def table_sidecar(table: pd.DataFrame) -> Sidecar:
+    """The items a validated table was checked against (default: "overall" on ACR-5)."""
+    sidecar = table.attrs.get(_SIDECAR_ATTR)
+    return sidecar if isinstance(sidecar, Sidecar) else default_sidecar()
 
 
-def load_ratings(source: str | os.PathLike[str] | IO[str]) -> pd.DataFrame:
+def load_ratings(
+    source: str | os.PathLike[str] | IO[str], *, sidecar: Sidecar | None = None
+) -> pd.DataFrame:
     """Read a ratings CSV and return the validated table (see :func:`validate_ratings`)."""
     try:
         raw = pd.read_csv(
             source,
-            dtype=dict.fromkeys(_TEXT_COLUMNS, str),
+            dtype=dict.fromkeys((*_TEXT_COLUMNS, ITEM), str),
             skip_blank_lines=False,
         )
     except pd.errors.EmptyDataError:
@@ -83,27 +81,7 @@ def load_ratings(source: str | os.PathLike[str] | IO[str]) -> pd.DataFrame:
         n_keep -= 1
     if n_keep < len(raw):
         raw = raw.iloc[:n_keep]
-    return validate_ratings(raw, first_line=2)
-
-
-def _line(first_line: int | None, position: int) -> int | None:
-    return None if first_line is None else first_line + position
-
-
-def _fail_at(
-    mask: np.ndarray[Any, np.dtype[np.bool_]],
-    column: str,
-    first_line: int | None,
-    describe: Any,
-) -> None:
-    """Raise for the first True in ``mask``; ``describe(position)`` gives the message."""
-    bad = np.flatnonzero(mask)
-    if bad.size:
-        pos = int(bad[0])
-        suffix = "" if first_line is not None else f" (row {pos})"
-        raise RatingsValidationError(
-            describe(pos) + suffix, column=column, line=_line(first_line, pos)
-        )
+    return validate_ratings(raw, first_line=2, sidecar=sidecar)
 
 
 def _numeric_column(
@@ -116,7 +94,7 @@ def _numeric_column(
     converted = pd.to_numeric(series, errors="coerce")
     values = converted.to_numpy(dtype=np.float64)
     raw = series.to_numpy(dtype=object)
-    _fail_at(
+    fail_at(
         np.isnan(values),
         column,
         first_line,
@@ -132,25 +110,32 @@ def _text_column(series: pd.Series, column: str, first_line: int | None) -> pd.C
     # a category without rows (a study's game nobody has rated yet) is no level of the data
     cat = cat.remove_unused_categories()
     codes = np.asarray(cat.codes, dtype=np.int64)
-    _fail_at(codes < 0, column, first_line, lambda pos: "missing value")
+    fail_at(codes < 0, column, first_line, lambda pos: "missing value")
     names = np.array([str(c) for c in cat.categories], dtype=object)
     blank = np.array([n.strip() == "" for n in names], dtype=bool)
     if blank.any():
-        _fail_at(blank[codes], column, first_line, lambda pos: "missing value")
+        fail_at(blank[codes], column, first_line, lambda pos: "missing value")
     uniques, inverse = np.unique(names, return_inverse=True)  # also merges 1 and "1"
     return pd.Categorical.from_codes(inverse[codes], categories=pd.Index(uniques, dtype=object))
 
 
-def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.DataFrame:
+def validate_ratings(
+    df: pd.DataFrame, *, first_line: int | None = None, sidecar: Sidecar | None = None
+) -> pd.DataFrame:
     """Check the ratings table and return a copy with canonical dtypes.
 
     Rules: all required columns present and at least one factor column of the registry;
     no missing values (required or factor columns); numeric factors finite and within
     the registry's limits (the agent's: delay ≥ 0 ms, 0 ≤ loss ≤ 100 %…), nominal ones
-    (``jitter_distribution``) one of the registry's choices; rating an integer on
-    the ACR scale 1–5 (ITU-T P.800); ``game_pace`` one of fast/medium/slow; no duplicated
-    (rater_id, session_id, scenario) row; every scenario has one network condition, every
-    session one rater and one game, every game one pace class.
+    (``jitter_distribution``) one of the registry's choices; ``item`` (optional) a key of
+    the ``sidecar``'s items, and the rating a value of its item's scale (no ``item``
+    column: the one item "overall", an integer on the ACR scale 1–5, ITU-T P.800);
+    ``training`` 0/1, ``response_ms``/``since_end_ms`` empty or ≥ 0; ``game_pace`` one of
+    fast/medium/slow; no duplicated (rater_id, session_id, scenario[, item, training])
+    row; every scenario has one network condition, every session one rater and one game,
+    every game one pace class.
+
+    ``sidecar`` defaults to the one a previous validation stored (``table_sidecar``).
 
     ``first_line`` is the file line of the first data row (2 for a CSV with a header);
     when ``None`` it is taken from ``df.attrs`` if the table came from
@@ -159,6 +144,8 @@ def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.D
     if first_line is None:
         attr = df.attrs.get(_FIRST_LINE_ATTR)
         first_line = int(attr) if attr is not None else None
+    if sidecar is None:
+        sidecar = table_sidecar(df)
     if len(df.columns) == 0:
         raise RatingsValidationError("the ratings table has no columns", line=first_line)
     header_line = None if first_line is None else first_line - 1
@@ -192,12 +179,15 @@ def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.D
     extra = [c for c in columns if c not in REQUIRED_COLUMNS]
     for column in [*REQUIRED_COLUMNS, *extra]:
         series = df[column]
+        if column in ITEM_COLUMNS:
+            out[column] = _item_column(series, column, first_line)
+            continue
         numeric = column in numeric_factors or column == RATING
         is_number = pd.api.types.is_numeric_dtype(series.dtype) and not (
             pd.api.types.is_bool_dtype(series.dtype)
         )
         if numeric or (column not in _TEXT_COLUMNS and column not in nominal and is_number):
-            _fail_at(series.isna().to_numpy(), column, first_line, lambda pos: "missing value")
+            fail_at(series.isna().to_numpy(), column, first_line, lambda pos: "missing value")
             out[column] = (
                 _numeric_column(series, column, first_line)
                 if numeric
@@ -206,18 +196,19 @@ def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.D
         else:
             out[column] = _text_column(series, column, first_line)
     rating = out[RATING]
-    _fail_at(
-        (rating != np.round(rating)) | (rating < ACR_MIN) | (rating > ACR_MAX),
-        RATING,
-        first_line,
-        lambda pos: f"rating {rating[pos]:g} is not an integer on the ACR scale 1-5",
+    explicit = ITEM in out
+    keys = (
+        check_item_keys(out[ITEM], sidecar, first_line)
+        if explicit
+        else np.full(len(rating), implied_item(sidecar, first_line), dtype=object)
     )
+    integer = check_ratings_on_scales(rating, keys, sidecar, explicit, first_line)
     for column in numeric_factors:
         _check_range(out[column], column, first_line)
     for column in nominal:
         _check_choice(out[column], column, first_line)
     pace = out[PACE]
-    _fail_at(
+    fail_at(
         ~np.isin(pace.categories, PACE_CLASSES)[pace.codes],
         PACE,
         first_line,
@@ -225,13 +216,24 @@ def validate_ratings(df: pd.DataFrame, *, first_line: int | None = None) -> pd.D
     )
 
     table = pd.DataFrame(out)
-    table[RATING] = table[RATING].astype(np.int64)
+    if integer:
+        table[RATING] = table[RATING].astype(np.int64)
     _check_duplicates(table, first_line)
     _check_functional(table, [SCENARIO], factor_columns, first_line)
     _check_functional(table, [RATER, SESSION], [GAME], first_line)
     _check_functional(table, [GAME], [PACE], first_line)
     table.attrs[_FIRST_LINE_ATTR] = first_line
+    table.attrs[_SIDECAR_ATTR] = sidecar
     return table
+
+
+def _item_column(series: pd.Series, column: str, first_line: int | None) -> Any:
+    if column == ITEM:
+        return _text_column(series, column, first_line)
+    if column == TRAINING:
+        return training_column(series, first_line)
+    assert column in (RESPONSE_MS, SINCE_END_MS)
+    return duration_column(series, column, first_line)
 
 
 def _check_range(
@@ -243,7 +245,7 @@ def _check_range(
     hi = np.inf if factor.maximum is None else factor.maximum
     unit = f" {factor.unit}" if factor.unit else ""
     limits = f"[{lo:g}, {hi:g}]{unit}"
-    _fail_at(
+    fail_at(
         ~np.isfinite(values) | (values < lo) | (values > hi),
         column,
         first_line,
@@ -258,7 +260,7 @@ def _check_choice(values: pd.Categorical, column: str, first_line: int | None) -
     """A nominal factor takes one of the registry's choices."""
     _, factor = factor_of(column)
     allowed = np.isin(np.asarray(values.categories, dtype=object), factor.choices)
-    _fail_at(
+    fail_at(
         ~allowed[np.asarray(values.codes)],
         column,
         first_line,
@@ -269,18 +271,20 @@ def _check_choice(values: pd.Categorical, column: str, first_line: int | None) -
 
 
 def _check_duplicates(table: pd.DataFrame, first_line: int | None) -> None:
-    codes, _ = group_codes(table, [RATER, SESSION, SCENARIO])
+    slot = [RATER, SESSION, SCENARIO, *(c for c in (ITEM, TRAINING) if c in table.columns)]
+    codes, _ = group_codes(table, slot)
     dup = pd.Series(codes).duplicated(keep="first").to_numpy()
     if dup.any():
         pos = int(np.flatnonzero(dup)[0])
         first = int(np.flatnonzero(codes == codes[pos])[0])
         row = table.iloc[pos]
-        where = f"line {_line(first_line, first)}" if first_line is not None else f"row {first}"
+        where = f"line {line_of(first_line, first)}" if first_line is not None else f"row {first}"
+        item = f", item {row[ITEM]!r}" if ITEM in table.columns else ""
         raise RatingsValidationError(
             f"duplicated rating of rater {row[RATER]!r}, session {row[SESSION]!r}, "
-            f"scenario {row[SCENARIO]!r} (first given at {where})",
+            f"scenario {row[SCENARIO]!r}{item} (first given at {where})",
             column=SCENARIO,
-            line=_line(first_line, pos),
+            line=line_of(first_line, pos),
         )
 
 
@@ -305,5 +309,5 @@ def _check_functional(
                 f"{name} {key_value!r} has {column}={here!r} here but {there!r} on its "
                 f"first row; each {name} must have one {column}",
                 column=column,
-                line=_line(first_line, pos),
+                line=line_of(first_line, pos),
             )
