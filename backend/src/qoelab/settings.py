@@ -171,6 +171,8 @@ SPECTACULAR_SETTINGS = {
         "AnalysisJobStateEnum": "qoelab.analysis_jobs.models.JobState.choices",
         "FactorKeyEnum": "qoelab.studies.design_generator.FACTOR_KEYS",
         "FactorDirectionEnum": "qoelab.studies.design_generator.FACTOR_DIRECTION_NAMES",
+        "SessionPhaseEnum": "qoelab.runs.serializers.PHASES",
+        "PhaseEnum": "qoelab.studies.serializers.QUESTION_PHASES",
     },
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

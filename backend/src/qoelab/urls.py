@@ -11,13 +11,25 @@ from qoelab.accounts import urls as accounts_urls
 from qoelab.analysis_jobs.views import AnalysisJobViewSet, StudyAnalysisView
 from qoelab.core.api import ID_PATTERN, IdConverter
 from qoelab.core.views import frontend_app, healthz
-from qoelab.exports.views import ExportCsvView, ExportJsonView, ExportSurealView, ImportCsvView
+from qoelab.exports.views import (
+    ExportCsvView,
+    ExportItemsView,
+    ExportJsonView,
+    ExportSurealView,
+    ImportCsvView,
+)
 from qoelab.participants.views import ParticipantViewSet
 from qoelab.policies.views import StudyPolicyExportView, StudyPolicyView
 from qoelab.ratings.views import RatingViewSet
 from qoelab.runs.views import ParticipantSessionViewSet, SessionViewSet
 from qoelab.stations.views import StationViewSet
-from qoelab.studies.views import FactorsView, GameViewSet, ScenarioViewSet, StudyViewSet
+from qoelab.studies.views import (
+    FactorsView,
+    GameViewSet,
+    RatingPresetsView,
+    ScenarioViewSet,
+    StudyViewSet,
+)
 
 register_converter(IdConverter, "id")
 
@@ -42,6 +54,8 @@ router.register("participant/sessions", ParticipantSessionViewSet, basename="par
 
 study_data = [
     path("factors/", FactorsView.as_view(), name="factors"),
+    path("rating-presets/", RatingPresetsView.as_view(), name="rating-presets"),
+    path("studies/<id:pk>/export/items/", ExportItemsView.as_view(), name="study-export-items"),
     path("studies/<id:pk>/export/csv/", ExportCsvView.as_view(), name="study-export-csv"),
     path("studies/<id:pk>/export/json/", ExportJsonView.as_view(), name="study-export-json"),
     path("studies/<id:pk>/export/sureal/", ExportSurealView.as_view(), name="study-export-sureal"),

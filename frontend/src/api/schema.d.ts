@@ -293,6 +293,26 @@ export interface paths {
         patch: operations["v1_participants_partial_update"];
         trace?: never;
     };
+    "/api/v1/rating-presets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description ``acr5``: the default single overall item; ``gaming``: the ITU-T P.809 gaming
+         *     preset (GAMING_PRESET); ``scales``: each scale kind's default scale.
+         */
+        get: operations["v1_rating_presets_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ratings/": {
         parameters: {
             query?: never;
@@ -786,6 +806,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/export/items/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The tidy CSV's sidecar: the rating items of its ``item`` column with their
+         *     scales, the acceptance rule and the fast-rating floor (``qoe-analysis --items``).
+         */
+        get: operations["v1_studies_export_items_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/studies/{id}/export/json/": {
         parameters: {
             query?: never;
@@ -810,7 +850,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The ratings as a sureal dataset (JSON variant, opinion scores as dictionaries). */
+        /**
+         * @description One rating item's ratings as a sureal dataset (JSON variant, opinion scores as
+         *     dictionaries; training ratings left out); one dataset per item via ``?item=``.
+         */
         get: operations["v1_studies_export_sureal_retrieve"];
         put?: never;
         post?: never;
@@ -1348,6 +1391,8 @@ export interface components {
         LoginResponse: {
             user: components["schemas"]["Researcher"];
         };
+        /** @enum {unknown} */
+        NullEnum: null;
         /**
          * @description * `random` - Random order per session (seed stored)
          *     * `latin_square` - Balanced Latin square across participants
@@ -1416,7 +1461,38 @@ export interface components {
             questions: {
                 [key: string]: unknown;
             }[];
+            /** @description legacy: the first item's points */
             scale: components["schemas"]["ScaleOption"][];
+            /** @description the study's rating items (rating step only) */
+            items: {
+                key: string;
+                question: {
+                    en: string;
+                    de: string;
+                };
+                scale: {
+                    /** @enum {string} */
+                    kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+                    min: number;
+                    max: number;
+                    step: number | null;
+                    labels: {
+                        value: number;
+                        text: {
+                            en: string;
+                            de: string;
+                        };
+                    }[];
+                };
+                required: boolean;
+            }[];
+            /** @description the current slot is a training slot */
+            training: boolean;
+            phase: (components["schemas"]["SessionPhaseEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the slot's number within its phase */
+            phase_position: number | null;
+            /** @description slots in the phase */
+            phase_count: number | null;
             message: string;
             poll_interval_ms: number;
         };
@@ -1478,6 +1554,42 @@ export interface components {
             /** @description Repeat every non-baseline scenario in a second round (test–retest). */
             retest_round?: boolean;
             questionnaire?: components["schemas"]["QuestionRequest"][];
+            /** @description The items rated after each scenario, in screen order: [{key, question {en, de}, scale {kind, min, max, step, labels}, required}] (1..8); frozen once the study has sessions. */
+            rating_items?: {
+                key: string;
+                question: {
+                    en: string;
+                    de: string;
+                };
+                scale: {
+                    /** @enum {string} */
+                    kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+                    min: number;
+                    max: number;
+                    step: number | null;
+                    labels: {
+                        value: number;
+                        text: {
+                            en: string;
+                            de: string;
+                        };
+                    }[];
+                };
+                required: boolean;
+            }[];
+            /** @description "Acceptable": {"item": key} for a yes/no item, or {"item": key, "min": v}. */
+            acceptance?: {
+                item: string;
+                min?: number;
+            };
+            /** @description Training first: {"enabled", "scenarios": [codes; empty = baseline and the most impaired], "seconds": 10..600}. */
+            training?: {
+                enabled: boolean;
+                scenarios: string[];
+                seconds: number;
+            };
+            /** @description A rating given faster than this after the rating screen is flagged fast. */
+            min_response_ms?: number;
             /**
              * @description The participant's screens start in this language (the participant may switch; a session link's lang= overrides it).
              *
@@ -1557,8 +1669,14 @@ export interface components {
             };
         };
         RateRequest: {
-            /** @description 1..len(study.scale_labels) */
-            score: number;
+            /** @description {item key: number} for the study's rating_items (each on its scale) */
+            values?: {
+                [key: string]: number;
+            };
+            /** @description legacy: {"overall": score}, only for a study whose only item is overall */
+            score?: number;
+            /** @description ms from the rating screen's first appearance to the submit (client clock) */
+            response_ms?: number | null;
             /** @description the scenario's number in the session as shown on the screen (1-based) */
             position: number;
             /** @description client-generated (e.g. a UUID); retries reuse it */
@@ -1576,7 +1694,16 @@ export interface components {
             readonly scenario_code: string;
             readonly position: number;
             round?: number;
-            score: number;
+            /** @description {item key: value}; an optional item may be absent */
+            values: {
+                [key: string]: number;
+            };
+            /** @description a rating of the training phase */
+            training: boolean;
+            /** @description client: rating screen shown → submit (ms) */
+            response_ms: number | null;
+            /** @description server: end of play → rating stored (ms) */
+            since_end_ms: number | null;
             /** Format: date-time */
             scenario_started_at?: string | null;
             /** Format: date-time */
@@ -1586,6 +1713,71 @@ export interface components {
             applied_profile: unknown;
             idempotency_key: string;
             source: string;
+        };
+        RatingPresets: {
+            /** @description the default: one item overall on ACR-5 */
+            acr5: {
+                key: string;
+                question: {
+                    en: string;
+                    de: string;
+                };
+                scale: {
+                    /** @enum {string} */
+                    kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+                    min: number;
+                    max: number;
+                    step: number | null;
+                    labels: {
+                        value: number;
+                        text: {
+                            en: string;
+                            de: string;
+                        };
+                    }[];
+                };
+                required: boolean;
+            }[];
+            /** @description GAMING_PRESET (ITU-T P.809) */
+            gaming: {
+                key: string;
+                question: {
+                    en: string;
+                    de: string;
+                };
+                scale: {
+                    /** @enum {string} */
+                    kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+                    min: number;
+                    max: number;
+                    step: number | null;
+                    labels: {
+                        value: number;
+                        text: {
+                            en: string;
+                            de: string;
+                        };
+                    }[];
+                };
+                required: boolean;
+            }[];
+            /** @description {kind: default scale} */
+            scales: {
+                [key: string]: {
+                    /** @enum {string} */
+                    kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+                    min: number;
+                    max: number;
+                    step: number | null;
+                    labels: {
+                        value: number;
+                        text: {
+                            en: string;
+                            de: string;
+                        };
+                    }[];
+                };
+            };
         };
         ReasonRequest: {
             reason?: string;
@@ -1597,8 +1789,14 @@ export interface components {
             is_staff: boolean;
         };
         ResearcherRateRequest: {
-            /** @description 1..len(study.scale_labels) */
-            score: number;
+            /** @description {item key: number} for the study's rating_items (each on its scale) */
+            values?: {
+                [key: string]: number;
+            };
+            /** @description legacy: {"overall": score}, only for a study whose only item is overall */
+            score?: number;
+            /** @description ms from the rating screen's first appearance to the submit (client clock) */
+            response_ms?: number | null;
             /** @description the scenario's number in the session as shown on the screen (1-based) */
             position: number;
             /** @description client-generated (e.g. a UUID); retries reuse it */
@@ -1679,9 +1877,20 @@ export interface components {
             readonly order_policy: string;
             readonly seed: number;
             readonly latin_square_row: number | null;
-            readonly order: unknown;
+            readonly order: {
+                scenario: number;
+                code: string;
+                /** @description 0 training, 1, 2 retest */
+                round: number;
+                training: boolean;
+            }[];
             readonly position: number | null;
             readonly scenario_count: number;
+            /** @description How many slots at the start of the order are training slots. */
+            readonly training_count: number;
+            readonly phase: (components["schemas"]["SessionPhaseEnum"] | components["schemas"]["NullEnum"]) | null;
+            readonly phase_position: number | null;
+            readonly phase_count: number | null;
             readonly current_scenario: {
                 [key: string]: unknown;
             } | null;
@@ -1720,6 +1929,12 @@ export interface components {
             seed?: number;
         };
         /**
+         * @description * `training` - training
+         *     * `test` - test
+         * @enum {string}
+         */
+        SessionPhaseEnum: "training" | "test";
+        /**
          * @description * `created` - Created
          *     * `questionnaire` - Questionnaire
          *     * `free_play` - Free play (unimpaired)
@@ -1733,6 +1948,36 @@ export interface components {
          * @enum {string}
          */
         SessionStateEnum: "created" | "questionnaire" | "free_play" | "applying" | "playing" | "rating" | "post_questions" | "completed" | "paused" | "aborted";
+        /** @description The tidy CSV's sidecar (``qoe-analysis --items``). */
+        Sidecar: {
+            items: {
+                key: string;
+                question: {
+                    en: string;
+                    de: string;
+                };
+                scale: {
+                    /** @enum {string} */
+                    kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+                    min: number;
+                    max: number;
+                    step: number | null;
+                    labels: {
+                        value: number;
+                        text: {
+                            en: string;
+                            de: string;
+                        };
+                    }[];
+                };
+                required: boolean;
+            }[];
+            acceptance: {
+                item: string;
+                min?: number;
+            };
+            min_response_ms: number;
+        };
         /**
          * @description * `low` - Low
          *     * `medium` - Medium
@@ -1808,6 +2053,42 @@ export interface components {
             /** @description Repeat every non-baseline scenario in a second round (test–retest). */
             retest_round?: boolean;
             questionnaire?: components["schemas"]["Question"][];
+            /** @description The items rated after each scenario, in screen order: [{key, question {en, de}, scale {kind, min, max, step, labels}, required}] (1..8); frozen once the study has sessions. */
+            rating_items?: {
+                key: string;
+                question: {
+                    en: string;
+                    de: string;
+                };
+                scale: {
+                    /** @enum {string} */
+                    kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+                    min: number;
+                    max: number;
+                    step: number | null;
+                    labels: {
+                        value: number;
+                        text: {
+                            en: string;
+                            de: string;
+                        };
+                    }[];
+                };
+                required: boolean;
+            }[];
+            /** @description "Acceptable": {"item": key} for a yes/no item, or {"item": key, "min": v}. */
+            acceptance?: {
+                item: string;
+                min?: number;
+            };
+            /** @description Training first: {"enabled", "scenarios": [codes; empty = baseline and the most impaired], "seconds": 10..600}. */
+            training?: {
+                enabled: boolean;
+                scenarios: string[];
+                seconds: number;
+            };
+            /** @description A rating given faster than this after the rating screen is flagged fast. */
+            min_response_ms?: number;
             /**
              * @description The participant's screens start in this language (the participant may switch; a session link's lang= overrides it).
              *
@@ -1834,6 +2115,42 @@ export interface components {
             /** @description Repeat every non-baseline scenario in a second round (test–retest). */
             retest_round?: boolean;
             questionnaire?: components["schemas"]["QuestionRequest"][];
+            /** @description The items rated after each scenario, in screen order: [{key, question {en, de}, scale {kind, min, max, step, labels}, required}] (1..8); frozen once the study has sessions. */
+            rating_items?: {
+                key: string;
+                question: {
+                    en: string;
+                    de: string;
+                };
+                scale: {
+                    /** @enum {string} */
+                    kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+                    min: number;
+                    max: number;
+                    step: number | null;
+                    labels: {
+                        value: number;
+                        text: {
+                            en: string;
+                            de: string;
+                        };
+                    }[];
+                };
+                required: boolean;
+            }[];
+            /** @description "Acceptable": {"item": key} for a yes/no item, or {"item": key, "min": v}. */
+            acceptance?: {
+                item: string;
+                min?: number;
+            };
+            /** @description Training first: {"enabled", "scenarios": [codes; empty = baseline and the most impaired], "seconds": 10..600}. */
+            training?: {
+                enabled: boolean;
+                scenarios: string[];
+                seconds: number;
+            };
+            /** @description A rating given faster than this after the rating screen is flagged fast. */
+            min_response_ms?: number;
             /**
              * @description The participant's screens start in this language (the participant may switch; a session link's lang= overrides it).
              *
@@ -2520,6 +2837,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Participant"];
+                };
+            };
+        };
+    };
+    v1_rating_presets_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingPresets"];
                 };
             };
         };
@@ -3613,6 +3949,34 @@ export interface operations {
             };
         };
     };
+    v1_studies_export_items_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sidecar"];
+                };
+            };
+            /** @description No response body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     v1_studies_export_json_retrieve: {
         parameters: {
             query?: never;
@@ -3645,7 +4009,10 @@ export interface operations {
     };
     v1_studies_export_sureal_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the rating item's key (default: the study's first item) */
+                item?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -3663,6 +4030,13 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description No response body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No response body */
             404: {

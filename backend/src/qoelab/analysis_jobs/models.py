@@ -17,7 +17,8 @@ class JobState(models.TextChoices):
 
 class AnalysisJob(models.Model):
     """One analysis of one input. The cache key is (study, study version, reliable_only,
-    SHA-256 of the exact CSV analysed): asking again for the same key returns this job."""
+    SHA-256 of the exact CSV analysed and its sidecar): asking again for the same key
+    returns this job."""
 
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="analysis_jobs")
     study_version = models.PositiveIntegerField()
@@ -25,6 +26,9 @@ class AnalysisJob(models.Model):
     input_sha256 = models.CharField(max_length=64)
     input_csv = models.TextField()
     input_rows = models.PositiveIntegerField()
+    #: The CSV's sidecar: {"items", "acceptance", "min_response_ms"} (its item column's
+    #: scales, the acceptance rule, the fast-rating floor); part of the cache key's hash.
+    input_items = models.JSONField(null=True, blank=True)
     state = models.CharField(max_length=10, choices=JobState.choices, default=JobState.QUEUED)
     progress = models.FloatField(default=0.0)
     stage = models.CharField(max_length=80, blank=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,7 @@ from qoelab.analysis_jobs.models import AnalysisJob, JobState
 from qoelab.core.errors import BadRequest
 from qoelab.exports.tidy import tidy_table
 from qoelab.studies.models import Study
+from qoelab.studies.rating_items import sidecar
 
 
 class NothingToAnalyse(BadRequest):
@@ -23,6 +25,12 @@ class NothingToAnalyse(BadRequest):
 
     def body(self) -> dict[str, Any]:
         return {**super().body(), "code": "no_ratings"}
+
+
+def input_digest(csv_text: str, items: dict[str, Any]) -> str:
+    """SHA-256 of the CSV and its sidecar (a changed acceptance rule is another analysis)."""
+    text = csv_text + "\n" + json.dumps(items, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -37,7 +45,8 @@ def request_analysis(study: Study, *, reliable_only: bool, user: Any = None) -> 
     if not table.rows:
         raise NothingToAnalyse("the study has no ratings of completed sessions to analyse")
     csv_text = table.to_csv()
-    digest = hashlib.sha256(csv_text.encode()).hexdigest()
+    items = sidecar(study)
+    digest = input_digest(csv_text, items)
     key = {
         "study": study,
         "study_version": study.version,
@@ -52,6 +61,7 @@ def request_analysis(study: Study, *, reliable_only: bool, user: Any = None) -> 
             job = AnalysisJob.objects.create(
                 **key,
                 input_csv=csv_text,
+                input_items=items,
                 input_rows=len(table.rows),
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )

@@ -43,8 +43,10 @@ class JobSuperseded(Exception):
     name="analysis_jobs.run", bind=True, acks_late=True, reject_on_worker_lost=True
 )
 def run_analysis(self: Task, job_id: int) -> str:
-    """Run ``qoe_analysis.analyze`` on the job's CSV; store progress and the result."""
+    """Run ``qoe_analysis.analyze`` on the job's CSV and sidecar (its rating items, the
+    acceptance rule, the fast-rating floor); store progress and the result."""
     from qoe_analysis import RatingsValidationError, analyze, load_ratings
+    from qoe_analysis.scales import parse_sidecar
 
     job = AnalysisJob.objects.filter(pk=job_id).first()
     if job is None:
@@ -93,9 +95,15 @@ def run_analysis(self: Task, job_id: int) -> str:
         # the job for the researcher, never turned into a failure by a global filter.
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            table = load_ratings(io.StringIO(job.input_csv))
+            # A job stored before the sidecar existed analyses its CSV as "overall" on ACR-5.
+            sidecar = parse_sidecar(job.input_items) if job.input_items else None
+            table = load_ratings(io.StringIO(job.input_csv), sidecar=sidecar)
             result: dict[str, Any] = analyze(
-                table, reliable_only=job.reliable_only, seed=0, progress=progress
+                table,
+                reliable_only=job.reliable_only,
+                seed=0,
+                progress=progress,
+                sidecar=sidecar,
             )
     except JobSuperseded:
         return SUPERSEDED

@@ -12,6 +12,14 @@ profile is the scenario's factor values overridden by the row's, per direction, 
 :func:`netem_profile.unflatten_direction` builds it. Each ``session_id`` becomes one
 completed, imported session (one rater and one game per session); participants are
 matched by ``rater_id`` (created when new).
+
+Long format (issue 15): each row is one value of one rating item (``item``; a file without
+that column rates the item ``overall``). The item must be one of the study's rating items
+and the value must lie on its scale (:func:`qoe_analysis.scales.validate_value`), so a
+0..6 dataset imports once the study declares a discrete 0..6 item. The rows of one rating
+(same session, scenario and ``training`` flag) become one stored rating with a value per
+item; ``training`` (0/1) marks training ratings (stored first in the session's order,
+round 0), ``response_ms`` and ``since_end_ms`` are optional whole milliseconds.
 """
 
 from __future__ import annotations
@@ -19,7 +27,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,9 +42,11 @@ from netem_profile import (
     parse_column,
     unflatten_direction,
 )
-from qoe_analysis.tidy_columns import REQUIRED_COLUMNS
+from qoe_analysis import scales
+from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, REQUIRED_COLUMNS
 
-from qoelab.core.errors import BadRequest
+from qoelab.exports.import_cells import ImportRejected, bool_cell, number_cell
+from qoelab.exports.import_items import add_value, item_value, order_entry
 from qoelab.exports.tidy import PARTICIPANT_COLUMNS, question_columns, scenario_labels
 from qoelab.participants.models import Participant, Skill, participant_code_validator
 from qoelab.ratings.models import Answer, Rating
@@ -50,19 +59,6 @@ MAX_IMPORT_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 100_000
 FACTOR_COLUMNS = list(factor_columns())
 TOLERANCE = 1e-6
-YES = {"yes", "true", "1"}
-NO = {"no", "false", "0"}
-
-
-class ImportRejected(BadRequest):
-    """The file is refused as a whole; answered as ``{"detail": "line N: reason", "line": N}``."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        self.line = line
-        super().__init__(f"line {line}: {message}" if line is not None else message)
-
-    def body(self) -> dict[str, Any]:
-        return {"detail": str(self), "line": self.line}
 
 
 @dataclass
@@ -80,17 +76,6 @@ class ImportResult:
     sessions: int
     ratings: int
     participants_created: int
-
-
-def _float(row: dict[str, str], column: str, line: int) -> float:
-    raw = (row.get(column) or "").strip()
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ImportRejected(f"{column}: {raw!r} is not a number", line) from None
-    if not math.isfinite(value):
-        raise ImportRejected(f"{column}: {raw!r} is not a finite number", line)
-    return value
 
 
 def _decode(data: bytes | str) -> str:
@@ -135,13 +120,14 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
     if missing:
         raise ImportRejected(f"required column(s) missing: {', '.join(missing)}", 1)
     questions = {q["key"]: q for q in study.questionnaire if q["key"] in question_columns(study)}
-    known = {*REQUIRED_COLUMNS, *PARTICIPANT_COLUMNS, *FACTOR_COLUMNS, *questions}
+    known = {*REQUIRED_COLUMNS, *ITEM_COLUMNS, *PARTICIPANT_COLUMNS, *FACTOR_COLUMNS, *questions}
     unknown = [c for c in header if c not in known]
     if unknown:
         raise ImportRejected(
             f"unknown column(s) {', '.join(unknown)}; allowed besides the required ones: "
             "the impairment factor columns (ds_delay_ms, us_delay_ms, …, see "
-            f"GET /api/v1/factors/) and {', '.join([*PARTICIPANT_COLUMNS, *questions])}",
+            "GET /api/v1/factors/) and "
+            f"{', '.join([*ITEM_COLUMNS, *PARTICIPANT_COLUMNS, *questions])}",
             1,
         )
     impairment = [c for c in header if c in FACTOR_COLUMNS]
@@ -154,9 +140,15 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
     games = {g.name: g for g in study.games.all()}
     labels = scenario_labels(study)
     scenarios = {labels[s.pk]: s for s in Scenario.objects.filter(study=study)}
-    scale_max = study.scale_max
+    items = {item["key"]: item for item in study.rating_items}
+    if ITEM not in header and scales.OVERALL not in items:
+        raise ImportRejected(
+            f"no item column, so the ratings are of item {scales.OVERALL!r}, which the study "
+            f"does not declare (its items: {', '.join(items)}); add an item column",
+            1,
+        )
     sessions: dict[str, _Session] = {}
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str, bool, str]] = set()
     count = 0
     try:
         for row in reader:
@@ -197,18 +189,15 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
                     f"scenario: {row['scenario']!r} is not a scenario of this study", line
                 )
             applied = _impairment(row, impairment, scenario, line)
-            raw_score = row["rating"]
-            try:
-                score = int(raw_score)
-            except ValueError:
-                raise ImportRejected(f"rating: {raw_score!r} is not a whole number", line) from None
-            if not 1 <= score <= scale_max:
-                raise ImportRejected(f"rating: {score} is outside the scale 1..{scale_max}", line)
-            key = (rater, row["session_id"], row["scenario"])
+            item, value = item_value(row, items, line)
+            training = (
+                bool_cell(row["training"], "training", line) if row.get("training") else False
+            )
+            key = (rater, row["session_id"], row["scenario"], training, item)
             if key in seen:
                 raise ImportRejected(
-                    f"a second rating of scenario {row['scenario']} by {rater} in session "
-                    f"{row['session_id']}",
+                    f"a second {'training ' if training else ''}rating of item {item} for "
+                    f"scenario {row['scenario']} by {rater} in session {row['session_id']}",
                     line,
                 )
             seen.add(key)
@@ -224,17 +213,15 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
                     line,
                 )
             factors = _factors(row, questions, line)
-            for name, value in factors.items():
-                if name in entry.factors and entry.factors[name] != value:
+            for name, answer in factors.items():
+                if name in entry.factors and entry.factors[name] != answer:
                     raise ImportRejected(
-                        f"{name}: {value!r} differs from {entry.factors[name]!r} earlier in "
+                        f"{name}: {answer!r} differs from {entry.factors[name]!r} earlier in "
                         f"session {row['session_id']}",
                         line,
                     )
-                entry.factors[name] = value
-            entry.rows.append(
-                {"scenario": scenario, "score": score, "applied": applied, "line": line}
-            )
+                entry.factors[name] = answer
+            add_value(entry.rows, row, scenario, applied, training, item, value, line)
     except csv.Error as exc:
         raise ImportRejected(f"malformed CSV ({exc})", reader.line_num) from None
     if not sessions:
@@ -249,7 +236,7 @@ def _factor_value(row: dict[str, str], column: str, factor: Factor, line: int) -
         if raw not in factor.choices:
             raise ImportRejected(f"{column}: {raw!r} is not one of {list(factor.choices)}", line)
         return raw
-    value = _float(row, column, line)
+    value = number_cell(row, column, line)
     unit = f" {factor.unit}" if factor.unit else ""
     if factor.minimum is not None and value < factor.minimum:
         raise ImportRejected(
@@ -322,7 +309,7 @@ def _factors(
             raise ImportRejected(f"skill: {row['skill']!r} is not one of {Skill.values}", line)
         out["skill"] = row["skill"]
     if row.get("genre_preference"):
-        out["genre_preference"] = _bool(row["genre_preference"], "genre_preference", line)
+        out["genre_preference"] = bool_cell(row["genre_preference"], "genre_preference", line)
     for key, question in questions.items():
         raw = row.get(key, "")
         if not raw:
@@ -332,21 +319,13 @@ def _factors(
                 raise ImportRejected(f"{key}: {raw!r} is not one of {question['choices']}", line)
             out[key] = raw
         elif question["kind"] == "boolean":
-            out[key] = _bool(raw, key, line)
+            out[key] = bool_cell(raw, key, line)
         else:
             try:
                 out[key] = int(raw)
             except ValueError:
                 raise ImportRejected(f"{key}: {raw!r} is not a whole number", line) from None
     return out
-
-
-def _bool(raw: str, column: str, line: int) -> bool:
-    if raw.lower() in YES:
-        return True
-    if raw.lower() in NO:
-        return False
-    raise ImportRejected(f"{column}: {raw!r} is not yes or no", line)
 
 
 def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportResult:
@@ -385,6 +364,8 @@ def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportRe
                 f"(session {entry.key}); was the file imported before?",
                 entry.line,
             )
+        # Training ratings lead the session's order, as in a session run in the lab.
+        rows = sorted(entry.rows, key=lambda r: not r["training"])
         session = Session.objects.create(
             study=study,
             study_version=study.version,
@@ -394,22 +375,22 @@ def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportRe
             state=State.COMPLETED,
             order_policy="imported",
             seed=0,
-            order=[
-                {"scenario": r["scenario"].pk, "code": r["scenario"].code, "round": 1}
-                for r in entry.rows
-            ],
-            current_index=len(entry.rows) - 1,
+            order=[order_entry(r) for r in rows],
+            current_index=len(rows) - 1,
             imported=True,
             message=f"Imported from session {entry.key!r} of a ratings CSV ({digest}).",
             completed_at=now,
         )
-        for index, row in enumerate(entry.rows):
+        for index, row in enumerate(rows):
             Rating.objects.create(
                 session=session,
                 scenario=row["scenario"],
                 order_index=index,
-                round=1,
-                score=row["score"],
+                round=0 if row["training"] else 1,
+                values=row["values"],
+                training=row["training"],
+                response_ms=row["response_ms"],
+                since_end_ms=row["since_end_ms"],
                 rated_at=now,
                 applied_profile=row["applied"],
                 idempotency_key=f"import-{digest}-{row['line']}",

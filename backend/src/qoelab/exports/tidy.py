@@ -1,11 +1,12 @@
 """Ratings out: the tidy CSV of ``qoe-analysis``, a JSON document, and sureal's dataset.
 
-The tidy CSV has one row per rating with the columns of
+The tidy CSV is in long format, one row per rating *and rating item* (an optional item
+left without a value has no row), with the columns of
 :data:`qoe_analysis.tidy_columns.TIDY_COLUMNS` (the contract between the two)::
 
     rater_id, session_id, game, game_pace, scenario,
     ds_delay_ms, us_delay_ms, ds_jitter_ms, us_jitter_ms, …, ds_corrupt_pct, us_corrupt_pct,
-    rating
+    item, rating, training, response_ms, since_end_ms
 
 — one column per impairment factor of the registry and direction
 (:func:`netem_profile.factor_columns`, ``ds_`` = downstream, server→client; ``us_`` =
@@ -21,6 +22,11 @@ rating's ``applied_profile``, which is the agent's verified read-back
 stored. :func:`netem_profile.flatten_direction` turns each direction into factor values (a
 field the profile does not hold is neutral, e.g. jitter in a rating imported from a
 delay/loss-only CSV).
+
+``item`` is the rating item's key, ``rating`` the value on its scale (the items and their
+scales are the sidecar, :func:`qoelab.studies.rating_items.sidecar`), ``training`` 1 for a
+rating of the training phase (exported, marked; the analysis leaves it out), the times in
+ms (empty when unknown, e.g. for imported ratings).
 
 Rules: only ratings of completed sessions by default; the retest round (round 2) is left
 out by default because the analysis allows one rating per rater, session and scenario —
@@ -41,10 +47,12 @@ from django.db.models import QuerySet
 from netem_profile import DIRECTION_PREFIXES, FACTORS, flatten_direction
 from qoe_analysis.tidy_columns import TIDY_COLUMNS
 
+from qoelab.core.errors import BadRequest
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session
 from qoelab.runs.state_machine import State
 from qoelab.studies.models import Scenario, Study
+from qoelab.studies.rating_items import sidecar
 from qoelab.studies.study_document import export_study_document
 
 PARTICIPANT_COLUMNS = ["age", "skill", "genre_preference"]
@@ -82,6 +90,15 @@ def _factor(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def value_text(value: float) -> str:
+    """A rating value as CSV text: ``4`` for an integer, ``5.25`` otherwise."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _optional(value: int | None) -> str:
+    return "" if value is None else str(value)
 
 
 def factor_values(applied: dict[str, Any] | None) -> dict[str, str]:
@@ -125,12 +142,13 @@ def tidy_table(
 ) -> TidyTable:
     labels = scenario_labels(study)
     questions = question_columns(study)
+    items = [item["key"] for item in study.rating_items]
     answers: dict[int, dict[str, Any]] = {}
     for answer in Answer.objects.filter(session__study=study):
         answers.setdefault(answer.session_id, {})[answer.key] = answer.value
     rows: list[dict[str, str]] = []
     for rating in ratings_for_export(study, include_incomplete=include_incomplete):
-        if rating.round != 1 and not include_retest:
+        if rating.round > 1 and not include_retest:
             continue
         session = rating.session
         participant = session.participant
@@ -138,19 +156,23 @@ def tidy_table(
         session_answers = answers.get(session.pk, {})
         row = {
             "rater_id": participant.code,
-            "session_id": str(session.pk) if rating.round == 1 else f"{session.pk}-retest",
+            "session_id": str(session.pk) if rating.round <= 1 else f"{session.pk}-retest",
             "game": session.game.name,
             "game_pace": session.game.pace,
             "scenario": labels[rating.scenario_id],
             **factor_values(applied),
-            "rating": str(rating.score),
+            "training": "1" if rating.training else "0",
+            "response_ms": _optional(rating.response_ms),
+            "since_end_ms": _optional(rating.since_end_ms),
             "age": _factor(participant.age),
             "skill": participant.skill,
             "genre_preference": _factor(session_answers.get("genre_preference")),
         }
         for key in questions:
             row[key] = _factor(session_answers.get(key))
-        rows.append(row)
+        for item in items:
+            if item in rating.values:
+                rows.append({**row, "item": item, "rating": value_text(rating.values[item])})
     factors = [
         column
         for column in [*PARTICIPANT_COLUMNS, *questions]
@@ -184,6 +206,8 @@ def study_json(study: Study) -> dict[str, Any]:
         "format": "qoelab.ratings/v1",
         "study": {**export_study_document(study), "id": study.pk, "version": study.version},
         "scale_labels": study.scale_labels,
+        **sidecar(study),
+        "training": study.training,
         "participants": [
             {
                 "code": p.code,
@@ -206,7 +230,12 @@ def study_json(study: Study) -> dict[str, Any]:
                 "order_policy": s.order_policy,
                 "seed": s.seed,
                 "order": [
-                    {"scenario": labels[e["scenario"]], "round": e.get("round", 1)} for e in s.order
+                    {
+                        "scenario": labels[e["scenario"]],
+                        "round": e.get("round", 1),
+                        "training": bool(e.get("training")),
+                    }
+                    for e in s.order
                 ],
                 "imported": s.imported,
                 "started_at": _iso(s.started_at),
@@ -219,7 +248,10 @@ def study_json(study: Study) -> dict[str, Any]:
                         "scenario": labels[r.scenario_id],
                         "requested_profile": scenarios[r.scenario_id].profile(),
                         "applied_profile": r.applied_profile,
-                        "score": r.score,
+                        "values": r.values,
+                        "training": r.training,
+                        "response_ms": r.response_ms,
+                        "since_end_ms": r.since_end_ms,
                         "scenario_started_at": _iso(r.scenario_started_at),
                         "scenario_ended_at": _iso(r.scenario_ended_at),
                         "rated_at": _iso(r.rated_at),
@@ -236,23 +268,33 @@ def study_json(study: Study) -> dict[str, Any]:
 # --- sureal --------------------------------------------------------------------------------
 
 
-def sureal_dataset(study: Study) -> dict[str, Any]:
-    """The study as a sureal dataset (JSON variant, ``os`` in dictionary style).
+def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
+    """One rating item's ratings as a sureal dataset (JSON variant, ``os`` as dictionaries).
 
-    Contents are the games (``ref_videos``), each stimulus is a (game, scenario) pair
-    (``dis_videos``), observers are the participants' codes; a retest rating makes the
-    observer's entry a list ``[first, retest]`` (sureal's repetitions).
+    ``item`` defaults to the study's first rating item (``overall``); sureal models one
+    opinion score per stimulus, so each item is its own dataset. Contents are the games
+    (``ref_videos``), each stimulus is a (game, scenario) pair (``dis_videos``), observers
+    are the participants' codes; a retest rating makes the observer's entry a list
+    ``[first, retest]`` (sureal's repetitions). Training ratings are left out, as in every
+    analysis. ``ref_score`` is the item's scale maximum.
     Load it with ``sureal.tools.misc.import_json_file`` / ``sureal --dataset FILE.json``.
     """
+    declared = study.rating_items[0] if item is None else study.rating_item(item)
+    if declared is None:
+        keys = ", ".join(i["key"] for i in study.rating_items)
+        raise BadRequest(f"item: {item!r} is not a rating item of this study ({keys})")
+    key = declared["key"]
     labels = scenario_labels(study)
     games = list(study.games.order_by("id"))
     content = {game.pk: index for index, game in enumerate(games)}
     stimuli: dict[tuple[int, int], dict[str, Any]] = {}
-    for rating in ratings_for_export(study):
+    for rating in ratings_for_export(study).filter(training=False):
+        if key not in rating.values:
+            continue
+        value = rating.values[key]
         session = rating.session
-        key = (session.game_id, rating.scenario_id)
         stimulus = stimuli.setdefault(
-            key,
+            (session.game_id, rating.scenario_id),
             {
                 "asset_id": len(stimuli),
                 "content_id": content[session.game_id],
@@ -268,18 +310,14 @@ def sureal_dataset(study: Study) -> dict[str, Any]:
         if observer in scores:
             previous = scores[observer]
             scores[observer] = (
-                [*previous, rating.score]
-                if isinstance(previous, list)
-                else [
-                    previous,
-                    rating.score,
-                ]
+                [*previous, value] if isinstance(previous, list) else [previous, value]
             )
         else:
-            scores[observer] = rating.score
+            scores[observer] = value
     return {
         "dataset_name": study.slug.replace("-", "_"),
-        "ref_score": float(study.scale_max),
+        "item": key,
+        "ref_score": float(declared["scale"]["max"]),
         "ref_videos": [
             {
                 "content_id": content[game.pk],

@@ -14,10 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from qoelab.exports.importer import MAX_IMPORT_BYTES, ImportRejected, import_ratings_csv
+from qoelab.exports.import_cells import ImportRejected
+from qoelab.exports.importer import MAX_IMPORT_BYTES, import_ratings_csv
 from qoelab.exports.tidy import study_json, sureal_dataset, tidy_csv
 from qoelab.studies.access import IsResearcher, accessible_studies
 from qoelab.studies.models import Study
+from qoelab.studies.rating_item_fields import SidecarSerializer
+from qoelab.studies.rating_items import sidecar
 
 
 def _study(request: Request, pk: int) -> Study:
@@ -63,10 +66,30 @@ class ExportJsonView(APIView):
 class ExportSurealView(APIView):
     permission_classes = [IsResearcher]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: OpenApiResponse()})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "item",
+                OpenApiTypes.STR,
+                description="the rating item's key (default: the study's first item)",
+            )
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiResponse(), 404: OpenApiResponse()},
+    )
     def get(self, request: Request, pk: int) -> Response:
-        """The ratings as a sureal dataset (JSON variant, opinion scores as dictionaries)."""
-        return Response(sureal_dataset(_study(request, pk)))
+        """One rating item's ratings as a sureal dataset (JSON variant, opinion scores as
+        dictionaries; training ratings left out); one dataset per item via ``?item=``."""
+        return Response(sureal_dataset(_study(request, pk), request.query_params.get("item")))
+
+
+class ExportItemsView(APIView):
+    permission_classes = [IsResearcher]
+
+    @extend_schema(responses={200: SidecarSerializer, 404: OpenApiResponse()})
+    def get(self, request: Request, pk: int) -> Response:
+        """The tidy CSV's sidecar: the rating items of its ``item`` column with their
+        scales, the acceptance rule and the fast-rating floor (``qoe-analysis --items``)."""
+        return Response(sidecar(_study(request, pk)))
 
 
 class PlainTextCsvParser(BaseParser):

@@ -15,7 +15,14 @@ class Rating(models.Model):
     #: Index of the scenario in the session's order, and its round (2 = retest).
     order_index = models.PositiveIntegerField()
     round = models.PositiveSmallIntegerField(default=1)
-    score = models.PositiveSmallIntegerField()
+    #: {item key: value} on the study's rating items' scales (an optional item may be absent).
+    values = models.JSONField(default=dict)
+    #: A rating of the training phase: exported (marked), never analysed.
+    training = models.BooleanField(default=False)
+    #: Client-measured: rating screen first shown -> submit (ms; survives a reload).
+    response_ms = models.PositiveIntegerField(null=True, blank=True)
+    #: Server-measured: rated_at - scenario_ended_at (ms).
+    since_end_ms = models.PositiveIntegerField(null=True, blank=True)
     scenario_started_at = models.DateTimeField(null=True, blank=True)
     scenario_ended_at = models.DateTimeField(null=True, blank=True)
     rated_at = models.DateTimeField()
@@ -34,11 +41,10 @@ class Rating(models.Model):
             models.UniqueConstraint(
                 fields=["session", "idempotency_key"], name="rating_idempotency_key_unique"
             ),
-            models.CheckConstraint(condition=models.Q(score__gte=1), name="rating_score_positive"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.session_id}/{self.scenario_id}: {self.score}"
+        return f"{self.session_id}/{self.scenario_id}: {self.values}"
 
 
 class Answer(models.Model):

@@ -11,16 +11,32 @@ from qoelab.participants.models import Participant, Skill
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs import services
 from qoelab.runs.models import Session
+from qoelab.runs.phases import Phase, order_with_phases, phase_of, training_count
 from qoelab.runs.state_machine import State
 from qoelab.stations.models import Station
-from qoelab.studies.models import Game, Language, Scenario
+from qoelab.studies.models import Game, Language, Scenario, Study
+from qoelab.studies.rating_item_fields import RatingItemsField
 
 POLL_INTERVAL_MS = 1000
+PHASES = ["training", "test"]
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "number"}})
+class ItemValuesField(serializers.JSONField):
+    """``{item key: number}``: one value per rating item, on the item's scale."""
 
 
 class RatingSerializer(serializers.ModelSerializer[Rating]):
     scenario_code = serializers.CharField(source="scenario.code", read_only=True)
     position = serializers.SerializerMethodField()
+    values = ItemValuesField(help_text="{item key: value}; an optional item may be absent")
+    training = serializers.BooleanField(help_text="a rating of the training phase")
+    response_ms = serializers.IntegerField(
+        allow_null=True, help_text="client: rating screen shown → submit (ms)"
+    )
+    since_end_ms = serializers.IntegerField(
+        allow_null=True, help_text="server: end of play → rating stored (ms)"
+    )
 
     class Meta:
         model = Rating
@@ -31,7 +47,10 @@ class RatingSerializer(serializers.ModelSerializer[Rating]):
             "scenario_code",
             "position",
             "round",
-            "score",
+            "values",
+            "training",
+            "response_ms",
+            "since_end_ms",
             "scenario_started_at",
             "scenario_ended_at",
             "rated_at",
@@ -77,6 +96,11 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
     answers = AnswerSerializer(many=True, read_only=True)
     participant_token = serializers.CharField(source="token", read_only=True)
     poll_interval_ms = serializers.SerializerMethodField()
+    order = serializers.SerializerMethodField()
+    phase = serializers.SerializerMethodField()
+    phase_position = serializers.SerializerMethodField()
+    phase_count = serializers.SerializerMethodField()
+    training_count = serializers.SerializerMethodField()
 
     class Meta:
         model = Session
@@ -101,6 +125,10 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
             "order",
             "position",
             "scenario_count",
+            "training_count",
+            "phase",
+            "phase_position",
+            "phase_count",
             "current_scenario",
             "seconds_remaining",
             "applied_profile",
@@ -129,6 +157,46 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
             return None
         return session.current_index + 1
 
+    @extend_schema_field(
+        {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "scenario": {"type": "integer"},
+                    "code": {"type": "string"},
+                    "round": {"type": "integer", "description": "0 training, 1, 2 retest"},
+                    "training": {"type": "boolean"},
+                },
+                "required": ["scenario", "code", "round", "training"],
+            },
+        }
+    )
+    def get_order(self, session: Session) -> list[dict[str, Any]]:
+        return order_with_phases(session.order)
+
+    def get_training_count(self, session: Session) -> int:
+        """How many slots at the start of the order are training slots."""
+        return training_count(session.order)
+
+    def _phase(self, session: Session) -> Phase | None:
+        return None if self.get_position(session) is None else phase_of(session)
+
+    @extend_schema_field(serializers.ChoiceField(choices=PHASES, allow_null=True))
+    def get_phase(self, session: Session) -> str | None:
+        phase = self._phase(session)
+        return phase.name if phase else None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_phase_position(self, session: Session) -> int | None:
+        phase = self._phase(session)
+        return phase.position if phase else None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_phase_count(self, session: Session) -> int | None:
+        phase = self._phase(session)
+        return phase.count if phase else None
+
     @extend_schema_field(serializers.DictField(allow_null=True))
     def get_current_scenario(self, session: Session) -> dict[str, Any] | None:
         entry = session.order_entry()
@@ -140,6 +208,7 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
             "code": scenario.code,
             "label": scenario.label,
             "round": entry.get("round", 1),
+            "training": bool(entry.get("training")),
             "requested_profile": scenario.profile(),
         }
 
@@ -152,7 +221,20 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
 
 
 class RateSerializer(serializers.Serializer[Any]):
-    score = serializers.IntegerField(help_text="1..len(study.scale_labels)")
+    values = ItemValuesField(
+        required=False,
+        help_text="{item key: number} for the study's rating_items (each on its scale)",
+    )
+    score = serializers.IntegerField(
+        required=False,
+        help_text='legacy: {"overall": score}, only for a study whose only item is overall',
+    )
+    response_ms = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="ms from the rating screen's first appearance to the submit (client clock)",
+    )
     position = serializers.IntegerField(
         help_text="the scenario's number in the session as shown on the screen (1-based)"
     )
@@ -212,6 +294,16 @@ class ScaleOptionSerializer(serializers.Serializer[Any]):
     label = serializers.CharField()  # type: ignore[assignment]
 
 
+def legacy_scale(study: Study) -> list[dict[str, Any]]:
+    """The first item's points with the study's scale labels, while they describe it (an
+    integer scale 1..len(scale_labels), e.g. ACR-5); else []."""
+    scale = study.rating_items[0]["scale"]
+    labels = study.scale_labels
+    if scale["kind"] == "continuous" or (scale["min"], scale["max"]) != (1, len(labels)):
+        return []
+    return [{"score": i + 1, "label": label} for i, label in enumerate(labels)]
+
+
 class ParticipantViewSerializer(serializers.Serializer[Session]):
     """What the participant's screen shows: no scenario code, no impairment, no hint."""
 
@@ -231,7 +323,14 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
     can_continue = serializers.BooleanField(help_text="free play: the participant may go on")
     needs = serializers.DictField(child=serializers.BooleanField())
     questions = serializers.ListField(child=serializers.DictField())
-    scale = ScaleOptionSerializer(many=True)
+    scale = ScaleOptionSerializer(many=True, help_text="legacy: the first item's points")
+    items = RatingItemsField(help_text="the study's rating items (rating step only)")
+    training = serializers.BooleanField(help_text="the current slot is a training slot")
+    phase = serializers.ChoiceField(choices=PHASES, allow_null=True)
+    phase_position = serializers.IntegerField(
+        allow_null=True, help_text="the slot's number within its phase"
+    )
+    phase_count = serializers.IntegerField(allow_null=True, help_text="slots in the phase")
     message = serializers.CharField()
     poll_interval_ms = serializers.IntegerField()
 
@@ -239,6 +338,8 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
         step = PARTICIPANT_STEPS[State(session.state)]
         remaining = services.seconds_remaining(session)
         show_position = session.state in (State.APPLYING, State.PLAYING, State.RATING)
+        phase = phase_of(session) if show_position else None
+        rating = session.state == State.RATING
         questions: list[dict[str, Any]] = []
         if session.state == State.QUESTIONNAIRE:
             questions = session.study.questions("pre")
@@ -271,12 +372,12 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
             if session.state == State.QUESTIONNAIRE
             else {},
             "questions": questions,
-            "scale": [
-                {"score": i + 1, "label": label}
-                for i, label in enumerate(session.study.scale_labels)
-            ]
-            if session.state == State.RATING
-            else [],
+            "scale": legacy_scale(session.study) if rating else [],
+            "items": session.study.rating_items if rating else [],
+            "training": bool(phase and phase.name == "training"),
+            "phase": phase.name if phase else None,
+            "phase_position": phase.position if phase else None,
+            "phase_count": phase.count if phase else None,
             "message": messages[step],
             "poll_interval_ms": POLL_INTERVAL_MS,
         }

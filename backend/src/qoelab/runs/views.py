@@ -201,7 +201,9 @@ def _rate(request: Request, session: Session, serializer_class: type[Any], sourc
     data = _validated(serializer_class, request)
     result = services.rate(
         session.pk,
-        score=data["score"],
+        values=data.get("values"),
+        score=data.get("score"),
+        response_ms=data.get("response_ms"),
         idempotency_key=data["idempotency_key"],
         position=data["position"],
         scenario_id=data.get("scenario"),
@@ -213,7 +215,7 @@ def _rate(request: Request, session: Session, serializer_class: type[Any], sourc
         answer = {
             "created": result.created,
             "position": result.rating.order_index + 1,
-            "score": result.rating.score,
+            "values": result.rating.values,
             "session": ParticipantViewSerializer(fresh).data,
         }
     else:

@@ -1,7 +1,8 @@
 """Cloning a study: a new study with the same design and settings, and no data.
 
 Copied: description, rating scale, seconds per scenario, free-play minutes, order policy,
-retest round, questionnaire, language, the games and the *current* scenarios (codes,
+retest round, questionnaire, rating items, acceptance rule, training, fast-rating floor,
+language, the games and the *current* scenarios (codes,
 labels, baseline, every impairment field, positions). Not copied: sessions, ratings,
 participants, members and retired scenario rows; the clone starts at version 1 with the
 caller as its owner. Stations belong to the lab, not to a study, so nothing binds them.
@@ -24,6 +25,10 @@ STUDY_SETTINGS = (
     "order_policy",
     "retest_round",
     "questionnaire",
+    "rating_items",
+    "acceptance",
+    "training",
+    "min_response_ms",
     "language",
 )
 

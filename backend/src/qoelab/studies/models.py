@@ -16,6 +16,12 @@ from django.db import models
 from netem_profile import FIELDS
 
 from qoelab.studies.directions import full_direction
+from qoelab.studies.rating_items import (
+    DEFAULT_MIN_RESPONSE_MS,
+    default_acceptance,
+    default_rating_items,
+    default_training,
+)
 
 #: The agent's limits (tc-netem(8)), so the database never refuses what the agent accepts.
 MAX_DELAY_MS = float(FIELDS["delay_ms"].maximum or 0)
@@ -123,6 +129,22 @@ class Study(models.Model):
         help_text="Repeat every non-baseline scenario in a second round (test–retest).",
     )
     questionnaire = models.JSONField(default=default_questionnaire)
+    rating_items = models.JSONField(
+        default=default_rating_items,
+        help_text="The items rated after each scenario, in screen order (rating_items.py).",
+    )
+    acceptance = models.JSONField(
+        default=default_acceptance,
+        help_text='What makes a rating "acceptable": {"item": key} (yes/no) or {"item", "min"}.',
+    )
+    training = models.JSONField(
+        default=default_training,
+        help_text='Training on anchor scenarios first: {"enabled", "scenarios", "seconds"}.',
+    )
+    min_response_ms = models.PositiveIntegerField(
+        default=DEFAULT_MIN_RESPONSE_MS,
+        help_text="A rating given faster than this after the rating screen is flagged fast.",
+    )
     language = models.CharField(
         max_length=5,
         choices=Language.choices,
@@ -139,10 +161,6 @@ class Study(models.Model):
 
     def __str__(self) -> str:
         return self.title
-
-    @property
-    def scale_max(self) -> int:
-        return len(self.scale_labels)
 
     def active_scenarios(self) -> models.QuerySet[Scenario]:
         """The scenarios of the current version (retired ones stay for their ratings)."""
@@ -164,6 +182,9 @@ class Study(models.Model):
             free_play_minutes=self.free_play_minutes,
             retest_round=self.retest_round,
         )
+
+    def rating_item(self, key: str) -> dict[str, Any] | None:
+        return next((item for item in self.rating_items if item["key"] == key), None)
 
     def questions(self, phase: str) -> list[dict[str, Any]]:
         return [q for q in self.questionnaire if q.get("phase") == phase]

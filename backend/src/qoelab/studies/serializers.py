@@ -36,6 +36,16 @@ from qoelab.studies.models import (
     Study,
     scenario_code_validator,
 )
+from qoelab.studies.rating_item_fields import AcceptanceField, RatingItemsField, TrainingField
+from qoelab.studies.rating_items import (
+    default_rating_items,
+    legacy_items,
+    validate_acceptance,
+    validate_items,
+    validate_min_response_ms,
+    validate_training,
+)
+from qoelab.studies.versioning import study_is_locked
 
 DIRECTION_PREFIXES = {"upstream": "us", "downstream": "ds"}
 
@@ -279,11 +289,12 @@ def flatten_directions(data: dict[str, Any]) -> dict[str, Any]:
 
 
 QUESTION_KINDS = ("choice", "text", "integer", "boolean")
+QUESTION_PHASES = ["pre", "post"]
 
 
 class QuestionSerializer(serializers.Serializer[dict[str, Any]]):
     key = serializers.RegexField(r"^[a-z][a-z0-9_]{0,59}$", help_text="snake_case identifier")
-    phase = serializers.ChoiceField(choices=["pre", "post"])
+    phase = serializers.ChoiceField(choices=QUESTION_PHASES)
     kind = serializers.ChoiceField(choices=QUESTION_KINDS)
     text = serializers.CharField(max_length=500)
     choices = serializers.ListField(
@@ -327,6 +338,21 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
         help_text="Rating scale labels, lowest first; scores are 1..len(labels).",
     )
     questionnaire = QuestionSerializer(many=True, required=False)
+    rating_items = RatingItemsField(
+        required=False,
+        help_text="The items rated after each scenario, in screen order: [{key, question "
+        "{en, de}, scale {kind, min, max, step, labels}, required}] (1..8); frozen once the "
+        "study has sessions.",
+    )
+    acceptance = AcceptanceField(
+        required=False,
+        help_text='"Acceptable": {"item": key} for a yes/no item, or {"item": key, "min": v}.',
+    )
+    training = TrainingField(
+        required=False,
+        help_text='Training first: {"enabled", "scenarios": [codes; empty = baseline and the '
+        'most impaired], "seconds": 10..600}.',
+    )
     order_policy = serializers.ChoiceField(choices=OrderPolicy.choices, required=False)
     session_minutes = serializers.FloatField(
         read_only=True,
@@ -352,6 +378,10 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
             "order_policy",
             "retest_round",
             "questionnaire",
+            "rating_items",
+            "acceptance",
+            "training",
+            "min_response_ms",
             "language",
             "session_minutes",
         ]
@@ -369,16 +399,59 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
             )
         return [dict(q) for q in questions]
 
+    def validate_rating_items(self, items: Any) -> list[dict[str, Any]]:
+        try:
+            parsed = validate_items(items)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+        study: Study | None = self.instance
+        if study is not None and parsed != study.rating_items and study_is_locked(study):
+            raise serializers.ValidationError(
+                "the study has sessions; changing the rating items would relabel their "
+                "ratings (create a new study instead)"
+            )
+        return parsed
+
+    def validate_min_response_ms(self, value: Any) -> int:
+        try:
+            return validate_min_response_ms(value)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Acceptance against the items, training against the scenarios; a new scale_labels
+        list carries over to the overall item while the study still uses the legacy one."""
+        study: Study | None = self.instance
+        if (
+            study is not None
+            and "scale_labels" in attrs
+            and "rating_items" not in attrs
+            and study.rating_items == legacy_items(study.scale_labels)
+        ):
+            attrs["rating_items"] = legacy_items(attrs["scale_labels"])
+        items = attrs.get("rating_items", study.rating_items if study else None)
+        items = items if items is not None else default_rating_items()
+        acceptance = attrs.get("acceptance", study.acceptance if study else None)
+        if acceptance is not None and ("acceptance" in attrs or "rating_items" in attrs):
+            try:
+                attrs["acceptance"] = validate_acceptance(acceptance, items)
+            except ValueError as exc:
+                raise serializers.ValidationError({"acceptance": str(exc)}) from None
+        if "training" in attrs:
+            codes = {s.code for s in study.active_scenarios()} if study else set()
+            try:
+                attrs["training"] = validate_training(attrs["training"], codes)
+            except ValueError as exc:
+                raise serializers.ValidationError({"training": str(exc)}) from None
+        return attrs
+
     def validate_scale_labels(self, labels: list[str]) -> list[str]:
         study: Study | None = self.instance
-        if study is not None and labels != study.scale_labels:
-            from qoelab.studies.versioning import study_is_locked
-
-            if study_is_locked(study):
-                raise serializers.ValidationError(
-                    "the study has sessions; changing the rating scale would relabel their "
-                    "ratings (create a new study instead)"
-                )
+        if study is not None and labels != study.scale_labels and study_is_locked(study):
+            raise serializers.ValidationError(
+                "the study has sessions; changing the rating scale would relabel their "
+                "ratings (create a new study instead)"
+            )
         return labels
 
 

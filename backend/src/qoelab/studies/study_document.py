@@ -8,7 +8,9 @@ A scenario's ``upstream``/``downstream`` take every field of the netem agent's p
 the station's queue limit (see :mod:`qoelab.studies.directions`); omitted fields are
 neutral. Exported documents always carry ``delay_ms``, ``jitter_ms`` and ``loss_pct`` and
 the other fields only where they are not neutral, so a delay/jitter/loss study exports
-exactly as it did before the other fields existed.
+exactly as it did before the other fields existed. Likewise the optional rating settings
+(``rating_items``, ``acceptance``, ``training``, ``min_response_ms``; see
+:mod:`qoelab.studies.rating_items`) are written only where they are not the defaults.
 """
 
 from __future__ import annotations
@@ -23,15 +25,27 @@ from rest_framework import serializers
 
 from qoelab.studies.directions import checked_direction, compact_direction
 from qoelab.studies.models import Game, Language, PaceClass, Study, scenario_code_validator
+from qoelab.studies.rating_items import (
+    DEFAULT_MIN_RESPONSE_MS,
+    default_acceptance,
+    default_rating_items,
+    default_training,
+    validate_acceptance,
+    validate_items,
+    validate_min_response_ms,
+    validate_training,
+)
 from qoelab.studies.serializers import DirectionSerializer, flatten_directions
 from qoelab.studies.versioning import (
     create_scenario,
     max_scenarios,
     retire_scenario,
+    study_is_locked,
     update_scenario,
 )
 
 DOCUMENT_FORMAT = "qoelab.study/v1"
+RATING_SETTINGS = ("rating_items", "acceptance", "training", "min_response_ms")
 
 
 class StudyDocumentError(ValueError):
@@ -64,6 +78,42 @@ class _StudyDocument(serializers.Serializer[dict[str, Any]]):
     language = serializers.ChoiceField(choices=Language.choices, required=False)
     games = _GameEntry(many=True, allow_empty=False)
     scenarios = _ScenarioEntry(many=True, allow_empty=False)
+    # The rating instrument (issue 15), optional: a document without them keeps the defaults.
+    rating_items = serializers.JSONField(required=False)
+    acceptance = serializers.JSONField(required=False)
+    training = serializers.JSONField(required=False)
+    min_response_ms = serializers.JSONField(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The rating settings checked as the study API checks them."""
+        items = attrs.get("rating_items", default_rating_items())
+        codes = {scenario["code"] for scenario in attrs["scenarios"]}
+        checks = {
+            "rating_items": validate_items,
+            "acceptance": lambda value: validate_acceptance(value, items),
+            "training": lambda value: validate_training(value, codes),
+            "min_response_ms": validate_min_response_ms,
+        }
+        for name, check in checks.items():
+            if name not in attrs:
+                continue
+            try:
+                attrs[name] = check(attrs[name])
+            except ValueError as exc:
+                raise serializers.ValidationError({name: str(exc)}) from None
+            if name == "rating_items":
+                items = attrs[name]
+        if "rating_items" in attrs and "acceptance" not in attrs:
+            try:
+                validate_acceptance(default_acceptance(), items)
+            except ValueError:
+                raise serializers.ValidationError(
+                    {
+                        "acceptance": "required: the default rule (overall >= 3) does not fit "
+                        "the document's rating_items"
+                    }
+                ) from None
+        return attrs
 
     def validate_games(self, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
         _reject_duplicates([game["name"] for game in games], "game name")
@@ -204,7 +254,28 @@ def load_study_document(
 
     changed |= _sync_games(study, data["games"])
     changed |= _sync_scenarios(study, data["scenarios"])
+    changed |= _sync_rating_settings(study, data)
     return LoadResult(study=study, created=created, changed=changed)
+
+
+def _sync_rating_settings(study: Study, data: dict[str, Any]) -> bool:
+    """Apply the document's rating settings; the items of a study with sessions are frozen."""
+    changes = {
+        name: data[name]
+        for name in RATING_SETTINGS
+        if name in data and getattr(study, name) != data[name]
+    }
+    if not changes:
+        return False
+    if "rating_items" in changes and study_is_locked(study):
+        raise StudyDocumentError(
+            "rating_items: the study has sessions; changing its rating items would relabel "
+            "their ratings (import the design under a new slug instead)"
+        )
+    for name, value in changes.items():
+        setattr(study, name, value)
+    study.save(update_fields=[*changes, "updated_at"])
+    return True
 
 
 def _sync_games(study: Study, games: list[dict[str, Any]]) -> bool:
@@ -276,7 +347,22 @@ def _sync_scenarios(study: Study, scenarios: list[dict[str, Any]]) -> bool:
 
 
 def export_study_document(study: Study) -> dict[str, Any]:
-    """The study as a ``qoelab.study/v1`` document (the inverse of loading)."""
+    """The study as a ``qoelab.study/v1`` document (the inverse of loading).
+
+    The rating settings are written only where they differ from the defaults, so a study
+    with the single ACR-5 item exports exactly as before they existed.
+    """
+    defaults = {
+        "rating_items": default_rating_items(),
+        "acceptance": default_acceptance(),
+        "training": default_training(),
+        "min_response_ms": DEFAULT_MIN_RESPONSE_MS,
+    }
+    settings = {
+        name: getattr(study, name)
+        for name, default in defaults.items()
+        if getattr(study, name) != default
+    }
     return {
         "format": DOCUMENT_FORMAT,
         "slug": study.slug,
@@ -297,4 +383,5 @@ def export_study_document(study: Study) -> dict[str, Any]:
             }
             for scenario in study.active_scenarios()
         ],
+        **settings,
     }

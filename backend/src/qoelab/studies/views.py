@@ -33,6 +33,8 @@ from qoelab.studies.design_generator import (
     session_minutes,
 )
 from qoelab.studies.models import Game, Scenario, Study
+from qoelab.studies.rating_item_fields import RatingPresetsSerializer
+from qoelab.studies.rating_items import presets
 from qoelab.studies.serializers import (
     DesignResultSerializer,
     DesignSerializer,
@@ -214,6 +216,18 @@ class FactorsView(APIView):
                 "max_scenarios": max_scenarios(),
             }
         )
+
+
+class RatingPresetsView(APIView):
+    """The study editor's rating item presets and default scales (public)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RatingPresetsSerializer})
+    def get(self, request: Request) -> Response:
+        """``acr5``: the default single overall item; ``gaming``: the ITU-T P.809 gaming
+        preset (GAMING_PRESET); ``scales``: each scale kind's default scale."""
+        return Response(presets())
 
 
 def check_study_access(request: Request, study: Study) -> None:

@@ -6,7 +6,7 @@ from rest_framework import exceptions
 
 from qoelab.core.api import exception_handler
 from qoelab.core.errors import BadGateway, BadRequest, Conflict, NotFound
-from qoelab.exports.importer import ImportRejected
+from qoelab.exports.import_cells import ImportRejected
 from qoelab.runs.services import InvalidInput, WrongState
 
 

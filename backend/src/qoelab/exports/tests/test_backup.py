@@ -16,7 +16,7 @@ from qoelab.studies.study_document import validate_study_document
 
 
 @pytest.mark.django_db
-def test_export_study_writes_four_files_that_load_back(
+def test_export_study_writes_its_files_that_load_back(
     example_study: Study, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     completed_session(example_study, "P001", 0)
@@ -26,6 +26,7 @@ def test_export_study_writes_four_files_that_load_back(
     folder = tmp_path / f"study-{example_study.pk}-{example_study.slug}"
     assert sorted(p.name for p in folder.iterdir()) == [
         "export.json",
+        "items.json",
         "ratings.csv",
         "study.json",
         "sureal.json",
@@ -34,7 +35,8 @@ def test_export_study_writes_four_files_that_load_back(
     assert len(design["scenarios"]) == 10 and design["scenarios"][0]["code"] == "B"
     ratings = load_ratings(folder / "ratings.csv")
     assert len(ratings) == 20 and set(ratings["rater_id"].astype(str)) == {"P001", "P002"}
-    assert json.loads((folder / "sureal.json").read_text())
+    assert json.loads((folder / "sureal.json").read_text())["item"] == "overall"
+    assert json.loads((folder / "items.json").read_text())["items"] == example_study.rating_items
     assert "exported 1 study" in capsys.readouterr().out
     assert not list(folder.glob(".*.partial"))
 

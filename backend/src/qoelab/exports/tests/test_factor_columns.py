@@ -50,7 +50,7 @@ def rated_session(study: Study, code: str, applied: dict[str, Any]) -> Session:
             scenario_id=entry["scenario"],
             order_index=index,
             round=entry["round"],
-            score=3,
+            values={"overall": 3},
             rated_at=datetime(2026, 1, 1, tzinfo=UTC),
             applied_profile=applied,
             idempotency_key=f"k-{session.pk}-{index}",

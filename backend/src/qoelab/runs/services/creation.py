@@ -9,7 +9,7 @@ from django.db import transaction
 
 from qoelab.participants.models import Participant
 from qoelab.runs.models import Session
-from qoelab.runs.ordering import build_order
+from qoelab.runs.ordering import build_order, training_scenarios
 from qoelab.runs.services.errors import InvalidInput, WrongState
 from qoelab.runs.state_machine import State
 from qoelab.stations.models import Station
@@ -64,6 +64,9 @@ def create_session(
             seed=seed,
             latin_square_row=row,
             retest_round=study.retest_round,
+            training=training_scenarios(scenarios, study.training["scenarios"])
+            if study.training.get("enabled")
+            else [],
         )
         return Session.objects.create(
             study=study,

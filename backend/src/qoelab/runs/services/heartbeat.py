@@ -18,6 +18,7 @@ from qoelab.runs.services.impairment import agent_for, apply_current_scenario, c
 from qoelab.runs.services.timing import (
     lease_seconds,
     pause_timeout,
+    play_seconds,
     renew_interval,
     seconds_remaining,
 )
@@ -41,7 +42,7 @@ def catch_up(session: Session, now: datetime, *, renew: bool = True) -> None:
     if session.state == State.PLAYING and seconds_remaining(session, now) == 0.0:
         assert session.scenario_started_at is not None
         session.scenario_ended_at = session.scenario_started_at + timedelta(
-            seconds=session.study.seconds_per_scenario
+            seconds=play_seconds(session)
         )
         transition(session, State.RATING)
     if renew:

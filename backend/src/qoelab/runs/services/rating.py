@@ -8,6 +8,7 @@ from typing import Any
 from django.utils import timezone
 
 from qoelab.ratings.models import Rating
+from qoelab.ratings.values import OVERALL, ItemError, clean_values, is_single_overall
 from qoelab.runs.models import Session
 from qoelab.runs.services.errors import InvalidInput, WrongState
 from qoelab.runs.services.heartbeat import catch_up
@@ -24,10 +25,15 @@ class RateResult:
     session: Session
 
 
+MAX_RESPONSE_MS = 24 * 3600 * 1000
+
+
 def rate(
     session_id: int,
     *,
-    score: Any,
+    values: Any = None,
+    score: Any = None,
+    response_ms: Any = None,
     idempotency_key: str,
     position: Any,
     scenario_id: int | None = None,
@@ -35,24 +41,55 @@ def rate(
 ) -> RateResult:
     """Record the rating of the current scenario; idempotent by ``idempotency_key``.
 
-    A repeated key with the same score and position returns the stored rating
+    ``values`` is ``{item key: number}`` on the study's rating items; the legacy ``score``
+    alone stands for ``{"overall": score}`` in a study whose only item is "overall".
+    A repeated key with the same values and position returns the stored rating
     (``created=False``); with different ones it is refused. The rating is committed in its
     own transaction before the next scenario is applied, so an agent failure cannot lose it.
     """
     if not isinstance(idempotency_key, str) or not 8 <= len(idempotency_key) <= 100:
         raise InvalidInput("idempotency_key: 8–100 characters", field="idempotency_key")
+    if response_ms is not None and (
+        isinstance(response_ms, bool)
+        or not isinstance(response_ms, int)
+        or not 0 <= response_ms <= MAX_RESPONSE_MS
+    ):
+        raise InvalidInput(
+            "response_ms: whole milliseconds from 0 (rating screen shown → submit)",
+            field="response_ms",
+        )
     with locked(session_id) as session:
+        values = _values_of(session, values=values, score=score)
         existing = Rating.objects.filter(session=session, idempotency_key=idempotency_key).first()
         if existing is not None:
-            if existing.score != score or existing.order_index + 1 != position:
+            given = (
+                {k: v for k, v in values.items() if v is not None}
+                if isinstance(values, dict)
+                else values
+            )
+            if existing.values != given or existing.order_index + 1 != position:
                 raise WrongState(
                     "this idempotency_key was already used for a different rating "
-                    f"(score {existing.score} for scenario {existing.order_index + 1})",
+                    f"({existing.values} for scenario {existing.order_index + 1})",
                     field="idempotency_key",
                 )
             return RateResult(existing, False, session)
-        _check_rating(session, score=score, position=position, scenario_id=scenario_id)
-        rating = _record(session, score=score, idempotency_key=idempotency_key, source=source)
+        _check_rating(session, position=position, scenario_id=scenario_id)
+        try:
+            cleaned = clean_values(
+                session.study.rating_items, values, baseline_rated=_baseline_rated(session)
+            )
+        except ItemError as exc:
+            raise InvalidInput(
+                str(exc), field=f"values.{exc.item}" if exc.item else "values"
+            ) from None
+        rating = _record(
+            session,
+            values=cleaned,
+            response_ms=response_ms,
+            idempotency_key=idempotency_key,
+            source=source,
+        )
         if session.current_index + 1 < session.scenario_count:
             session.current_index += 1
             session.scenario_started_at = session.scenario_ended_at = None
@@ -68,11 +105,33 @@ def rate(
         return RateResult(rating, True, session)
 
 
-def _check_rating(session: Session, *, score: Any, position: Any, scenario_id: int | None) -> None:
-    """Refuse a rating that is malformed, early, stale, or for another scenario."""
-    scale_max = session.study.scale_max
-    if isinstance(score, bool) or not isinstance(score, int) or not 1 <= score <= scale_max:
-        raise InvalidInput(f"score: a whole number from 1 to {scale_max}", field="score")
+def _values_of(session: Session, *, values: Any, score: Any) -> Any:
+    """The body's values: ``values``, or the legacy ``score`` as ``{"overall": score}``."""
+    if values is not None and score is not None:
+        raise InvalidInput("send values or the legacy score, not both", field="score")
+    if values is not None:
+        return values
+    if score is None:
+        raise InvalidInput(
+            "values: {item key: number} for the study's rating items", field="values"
+        )
+    if not is_single_overall(session.study.rating_items):
+        raise InvalidInput(
+            "score: this study rates several items; send values {item key: number}",
+            field="score",
+        )
+    return {OVERALL: score}
+
+
+def _baseline_rated(session: Session) -> bool:
+    """Has a baseline scenario (training or test) been rated earlier in this session?"""
+    return Rating.objects.filter(
+        session=session, order_index__lt=session.current_index, scenario__is_baseline=True
+    ).exists()
+
+
+def _check_rating(session: Session, *, position: Any, scenario_id: int | None) -> None:
+    """Refuse a rating that is early, stale, or for another scenario."""
     if isinstance(position, bool) or not isinstance(position, int):
         raise InvalidInput("position: the scenario's number in the session", field="position")
     catch_up(session, timezone.now(), renew=False)
@@ -101,19 +160,32 @@ def _check_rating(session: Session, *, score: Any, position: Any, scenario_id: i
         raise WrongState("the scenario's verified impairment is missing; replay it")
 
 
-def _record(session: Session, *, score: int, idempotency_key: str, source: str) -> Rating:
-    """Store the rating of the current scenario with its play period and verified profile."""
+def _record(
+    session: Session,
+    *,
+    values: dict[str, int | float],
+    response_ms: int | None,
+    idempotency_key: str,
+    source: str,
+) -> Rating:
+    """Store the rating of the current slot with its play period, verified profile and
+    times (``since_end_ms``: server time from the end of play to the rating)."""
     entry = session.order_entry()
     assert entry is not None
+    now = timezone.now()
+    ended = session.scenario_ended_at
     return Rating.objects.create(
         session=session,
         scenario_id=entry["scenario"],
         order_index=session.current_index,
         round=entry.get("round", 1),
-        score=score,
+        values=values,
+        training=bool(entry.get("training")),
+        response_ms=response_ms,
+        since_end_ms=max(0, round((now - ended).total_seconds() * 1000)) if ended else None,
         scenario_started_at=session.scenario_started_at,
-        scenario_ended_at=session.scenario_ended_at,
-        rated_at=timezone.now(),
+        scenario_ended_at=ended,
+        rated_at=now,
         applied_profile=session.applied_profile,
         idempotency_key=idempotency_key,
         source=source,

@@ -145,7 +145,7 @@ def test_a_duplicate_rating_submission_creates_one_rating(
     assert participant_view(screen, sid)["position"] == 2
     conflicting = rate(screen, sid, 2, 1, key="retry-me-0001")
     assert conflicting.status_code == 409 and "already used" in conflicting.json()["detail"]
-    assert Rating.objects.get().score == 4
+    assert Rating.objects.get().values == {"overall": 4}
 
 
 @pytest.mark.django_db

@@ -33,7 +33,7 @@ def test_editing_a_rated_scenario_versions_the_study(
         session=session,
         scenario=d1,
         order_index=1,
-        score=4,
+        values={"overall": 4},
         rated_at=session.created_at,
         applied_profile={"upstream": d1.direction("us"), "downstream": d1.direction("ds")},
         idempotency_key="k" * 10,

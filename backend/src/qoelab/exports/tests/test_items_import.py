@@ -1,0 +1,142 @@
+"""The long-format CSV import: any declared scale (a 0..6 dataset), items, training rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from qoelab.exports.tests.test_exports import completed_session
+from qoelab.ratings.models import Rating
+from qoelab.runs.tests.test_bad_input import rejected
+from qoelab.studies.models import Study
+from qoelab.studies.rating_items import GAMING_PRESET
+
+HEADER = "rater_id,session_id,game,game_pace,scenario,ds_delay_ms,item,rating"
+ZERO_TO_SIX = [
+    {
+        "key": "overall",
+        "question": {"en": "Quality?", "de": "Qualität?"},
+        "scale": {"kind": "discrete", "min": 0, "max": 6, "step": 1},
+        "required": True,
+    }
+]
+
+
+@pytest.fixture
+def owned(researcher_client: APIClient, example_study: Study) -> Study:
+    example_study.owner = researcher_client.handler._force_user  # type: ignore[attr-defined]
+    example_study.save()
+    return example_study
+
+
+def post_csv(client: APIClient, study: Study, text: str) -> Any:
+    return client.generic(
+        "POST", f"/api/v1/studies/{study.pk}/import/", text.encode(), content_type="text/csv"
+    )
+
+
+VALUES = [3, 0, 6, 5, 1, 2]  # per rater R1, R2 and scenario B, D1, D3
+
+
+def zero_to_six_csv() -> str:
+    game = "Gran Turismo HD Concept"
+    scenarios = (("B", 0), ("D1", 80), ("D3", 300))
+    rows = [
+        f"R{rater},s{rater},{game},fast,{code},{delay},overall,{VALUES[3 * (rater - 1) + index]}"
+        for rater in (1, 2)
+        for index, (code, delay) in enumerate(scenarios)
+    ]
+    return "\n".join([HEADER, *rows]) + "\n"
+
+
+@pytest.mark.django_db
+def test_a_zero_to_six_dataset_imports_once_the_scale_is_declared(
+    researcher_client: APIClient, owned: Study
+) -> None:
+    text = zero_to_six_csv()
+    # Undeclared (ACR-5): the 0 on line 3 is refused with its line, and nothing is written.
+    rejected(lambda: post_csv(researcher_client, owned, text), 400, "line 3:", "item overall: 0")
+    response = researcher_client.patch(
+        f"/api/v1/studies/{owned.pk}/", {"rating_items": ZERO_TO_SIX}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    response = post_csv(researcher_client, owned, text)
+    assert response.status_code == 201, response.content
+    assert response.json() == {"sessions": 2, "ratings": 6, "participants_created": 2}
+    stored = Rating.objects.order_by("session_id", "order_index")
+    assert [r.values for r in stored] == [{"overall": v} for v in VALUES]
+
+
+@pytest.mark.django_db
+def test_rows_naming_an_undeclared_item_or_a_value_off_scale_are_refused(
+    researcher_client: APIClient, owned: Study
+) -> None:
+    c = researcher_client
+    good = "R1,s1,Gran Turismo HD Concept,fast,B,0,overall,4"
+    rejected(
+        lambda: post_csv(
+            c, owned, f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,fun,4\n"
+        ),
+        400,
+        "line 3",
+        "fun",
+    )
+    rejected(
+        lambda: post_csv(
+            c, owned, f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,overall,4.5\n"
+        ),
+        400,
+        "line 3",
+        "overall",
+    )
+    rejected(
+        lambda: post_csv(c, owned, f"{HEADER}\n{good}\n{good}\n"),
+        400,
+        "line 3",
+        "a second rating of item overall",
+    )
+
+
+@pytest.mark.django_db
+def test_long_format_with_training_rows_round_trips(
+    researcher_client: APIClient, owned: Study, example_study: Study
+) -> None:
+    owned.rating_items = GAMING_PRESET
+    owned.acceptance = {"item": "acceptance"}
+    owned.save()
+    session = completed_session(owned, "P1", 0)
+    # Values on each item's scale, a training rating first, and response times.
+    for rating in Rating.objects.filter(session=session):
+        rating.values = {
+            "overall": rating.values["overall"],
+            "input_quality": 2.5,
+            "acceptance": 1,
+        }  # video_quality left out: no row
+        rating.response_ms = 1000 + rating.order_index
+        rating.since_end_ms = 50
+        rating.training = rating.order_index == 0
+        rating.round = 0 if rating.training else 1
+        rating.save()
+    text = researcher_client.get(f"/api/v1/studies/{owned.pk}/export/csv/").content.decode()
+    lines = text.splitlines()
+    assert len(lines) == 1 + 10 * 3
+    assert lines[0].endswith(
+        "item,rating,training,response_ms,since_end_ms,age,skill,"
+        "genre_preference,willing_to_pay,attitude"
+    )
+    clone = researcher_client.post(
+        f"/api/v1/studies/{owned.pk}/clone/", {"slug": "again", "title": "Again"}, format="json"
+    ).json()
+    other = Study.objects.get(pk=clone["id"])
+    response = post_csv(researcher_client, other, text)
+    assert response.status_code == 201, response.content
+    assert response.json()["ratings"] == 10
+    imported = list(Rating.objects.filter(session__study=other).order_by("order_index"))
+    assert [r.training for r in imported] == [True] + [False] * 9
+    assert imported[0].values == {"overall": 1, "input_quality": 2.5, "acceptance": 1}
+    assert [r.response_ms for r in imported] == [1000 + i for i in range(10)]
+    again = researcher_client.get(f"/api/v1/studies/{other.pk}/export/csv/").content.decode()
+    strip = lambda t: sorted(line.split(",", 2)[2] for line in t.splitlines()[1:])  # noqa: E731
+    assert strip(again) == strip(text)
