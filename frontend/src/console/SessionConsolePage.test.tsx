@@ -31,6 +31,10 @@ function session(patch: Partial<Session>): Session {
     order: ['B', 'D2', 'A2'].map((code, i) => ({ scenario: i + 1, code, round: 1 })),
     position: 2,
     scenario_count: 3,
+    training_count: 0,
+    phase: 'test',
+    phase_position: 2,
+    phase_count: 3,
     current_scenario: { id: 2, code: 'D2', label: 'Delay 400 ms RTT', round: 1, requested_profile: { upstream: profile(200, 0), downstream: profile(200, 0) } },
     seconds_remaining: 42,
     applied_profile: { upstream: profile(200, 0), downstream: profile(200, 0) },
@@ -45,7 +49,7 @@ function session(patch: Partial<Session>): Session {
     started_at: '2026-01-01T09:10:00Z',
     completed_at: null,
     ratings: [
-      { id: 1, session: 7, scenario: 1, scenario_code: 'B', position: 1, round: 1, score: 5, scenario_started_at: null, scenario_ended_at: null, rated_at: '', applied_profile: null, idempotency_key: 'k', source: 'participant' },
+      { id: 1, session: 7, scenario: 1, scenario_code: 'B', position: 1, round: 1, values: { overall: 5 }, training: false, response_ms: 2300, since_end_ms: 900, scenario_started_at: null, scenario_ended_at: null, rated_at: '', applied_profile: null, idempotency_key: 'k', source: 'participant' },
     ],
     answers: [],
     participant_token: 'tok-abcdefghijklmnopqrstuv',
@@ -108,5 +112,36 @@ describe('the session console', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
     expect(await screen.findByText('Applying scenario')).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/v1/sessions/7/resume/' && init?.method === 'POST')).toBe(true);
+  });
+
+  it('marks the training slots in the order and shows every item of a rating', async () => {
+    const order = [
+      { scenario: 1, code: 'B', round: 0, training: true },
+      { scenario: 2, code: 'D2', round: 0, training: true },
+      { scenario: 1, code: 'B', round: 1 },
+      { scenario: 2, code: 'D2', round: 1 },
+    ];
+    const rating = session({}).ratings[0];
+    if (!rating) throw new Error('fixture');
+    renderConsole(
+      session({
+        order,
+        position: 2,
+        scenario_count: 4,
+        training_count: 2,
+        phase: 'training',
+        ratings: [{ ...rating, values: { overall: 4, input_quality: 5.5 }, training: true }],
+      }),
+    );
+    const list = await screen.findByRole('list', { name: 'Scenario order' });
+    const slots = within(list).getAllByRole('listitem');
+    expect(slots.map((li) => li.classList.contains('order__item--training'))).toEqual([true, true, false, false]);
+    const [first] = slots;
+    if (!first) throw new Error('no slot');
+    expect(within(first).getByText('training')).toBeInTheDocument();
+    expect(slots[0]).toHaveTextContent('rated overall 4 · input_quality 5.5');
+    expect(screen.getByText(/1 of 4 rated \(the first 2 are training slots, excluded from the analysis\)/)).toBeInTheDocument();
+    expect(screen.getByText(/scenario 2 of 4 \(training\)/)).toBeInTheDocument();
+    expect(screen.getByText('training — not analysed')).toBeInTheDocument();
   });
 });

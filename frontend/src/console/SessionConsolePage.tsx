@@ -11,6 +11,8 @@ import type { Lang } from '../shared/participantLink';
 import { formatClock } from '../shared/time';
 import { useAction, useCountdown } from './hooks';
 import { QrCode } from './QrCode';
+import { OrderPanel } from './SessionOrderPanel';
+import { isTrainingSlot } from './sessionTraining';
 import { agentProblem, PARTICIPANT_SEES, STATE_LABEL } from './sessionText';
 import { ActionError, useStudyId } from './ui';
 
@@ -95,6 +97,7 @@ function StatusPanel({ session, receivedAt, onChanged }: { session: Session; rec
         {session.position !== null && (
           <span className="console__position">
             scenario {session.position} of {session.scenario_count}
+            {isTrainingSlot(session, session.position) ? ' (training)' : ''}
           </span>
         )}
         {s === 'paused' && session.paused_from && <span className="muted">(from {STATE_LABEL[session.paused_from]})</span>}
@@ -263,6 +266,7 @@ function ScenarioPanel({ session }: { session: Session }) {
             </code>{' '}
             {scenario.label}
             {scenario.round > 1 && <span className="badge badge--baseline">retest round {scenario.round}</span>}
+            {isTrainingSlot(session, session.position) && <span className="badge">training — not analysed</span>}
           </p>
           <div className="table-wrap">
             <table className="data-table" aria-label="Requested and verified impairment">
@@ -315,35 +319,6 @@ function ImpairmentCells({ value }: { value: Partial<Impairment> | null }) {
       <td className="num">{cell(value?.jitter_ms)}</td>
       <td className="num">{cell(value?.loss_pct)}</td>
     </>
-  );
-}
-
-function OrderPanel({ session }: { session: Session }) {
-  const byPosition = new Map(session.ratings.map((r) => [r.position, r]));
-  const current = session.position;
-  return (
-    <section className="card" aria-labelledby="order-heading">
-      <h3 id="order-heading" className="card__title">
-        Scenario order and ratings
-      </h3>
-      <ol className="order" aria-label="Scenario order">
-        {session.order.map((entry, index) => {
-          const position = index + 1;
-          const rating = byPosition.get(position);
-          const status = rating ? 'done' : position === current ? 'current' : 'todo';
-          return (
-            <li key={position} className={`order__item order__item--${status}`} aria-current={status === 'current' ? 'step' : undefined}>
-              <span className="order__pos">{position}</span>
-              <code>{entry.code}</code>
-              <span className="order__score">{rating ? `rated ${rating.score}` : status === 'current' ? 'now' : ''}</span>
-            </li>
-          );
-        })}
-      </ol>
-      <p className="muted">
-        {session.ratings.length} of {session.scenario_count} rated.
-      </p>
-    </section>
   );
 }
 

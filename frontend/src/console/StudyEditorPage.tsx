@@ -7,11 +7,12 @@ import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { CloneStudyForm } from './CloneStudyForm';
 import { GamesEditor } from './studyEditor/GamesEditor';
 import { QuestionnaireEditor } from './studyEditor/QuestionnaireEditor';
+import { RatingItemsEditor } from './studyEditor/RatingItemsEditor';
 import { ScenariosEditor } from './studyEditor/ScenariosEditor';
 import { SettingsForm } from './studyEditor/SettingsForm';
 import { StudyNav, useStudyId } from './ui';
 
-/** `/console/studies/:id` — the study's design: settings, games, scenarios (with the design generator), questionnaire, clone. */
+/** `/console/studies/:id` — the study's design: settings, games, scenarios (with the design generator), rating items, questionnaire, clone. */
 export function StudyEditorPage() {
   const studyId = useStudyId(useParams().studyId);
   const study = useApiQuery<StudyDetail>(studyId === null ? null : studyPath(studyId));
@@ -35,6 +36,7 @@ export function StudyEditorPage() {
       <SettingsForm study={data} onSaved={reload} />
       <GamesEditor study={data} onChanged={reload} />
       <ScenariosEditor study={data} onChanged={reload} />
+      <RatingItemsEditor study={data} onSaved={reload} />
       <QuestionnaireEditor study={data} onSaved={reload} />
       <CloneStudyForm study={data} />
     </>

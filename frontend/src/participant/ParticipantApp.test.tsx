@@ -25,6 +25,11 @@ function view(patch: Partial<ParticipantView>): ParticipantView {
     scale: ['bad', 'poor', 'fair', 'good', 'excellent'].map((label, i) => ({ score: i + 1, label })),
     message: '',
     poll_interval_ms: 1000,
+    items: [],
+    training: false,
+    phase: 'test',
+    phase_position: null,
+    phase_count: null,
     ...patch,
   };
 }
@@ -83,7 +88,8 @@ describe('the rating form', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Play now' })).toBeInTheDocument();
     const [call] = rateCalls(server.calls);
-    expect(call?.body).toMatchObject({ score: 4, position: 2 });
+    expect(call?.body).toMatchObject({ values: { overall: 4 }, position: 2 });
+    expect((call?.body as { response_ms: unknown }).response_ms).toEqual(expect.any(Number));
     expect(call?.headers.get('X-Participant-Token')).toBe(TOKEN);
     expect(localStorage.length).toBeGreaterThan(0); // the token and language, but…
     expect(Object.keys(localStorage).filter((k) => k.startsWith('qoelab:rating:'))).toEqual([]); // …no pending rating
@@ -99,8 +105,8 @@ describe('the rating form', () => {
     fireEvent.click(screen.getByRole('radio', { name: /^5 – ausgezeichnet/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Bewertung abschicken' }));
     expect(await screen.findByText('Gespeichert – wird gesendet, sobald die Verbindung wieder besteht.')).toBeInTheDocument();
-    const stored = JSON.parse(localStorage.getItem('qoelab:rating:5:2') ?? 'null') as { score: number; idempotency_key: string };
-    expect(stored.score).toBe(5);
+    const stored = JSON.parse(localStorage.getItem('qoelab:rating:5:2') ?? 'null') as { values: unknown; idempotency_key: string };
+    expect(stored.values).toEqual({ overall: 5 });
     const firstKey = (rateCalls(server.calls)[0]?.body as { idempotency_key: string }).idempotency_key;
     expect(firstKey).toBe(stored.idempotency_key);
 
@@ -114,9 +120,10 @@ describe('the rating form', () => {
     await waitFor(() => {
       expect(localStorage.getItem('qoelab:rating:5:2')).toBeNull();
     });
+    expect(localStorage.getItem('qoelab:draft:5:2')).toBeNull(); // acknowledged: the draft goes too
   });
 
-  it('sends a rating kept from before a reload as soon as the page is back', async () => {
+  it('sends a rating kept (by an older version, as a score) from before a reload as soon as the page is back', async () => {
     localStorage.setItem(
       'qoelab:rating:5:2',
       JSON.stringify({ session: 5, position: 2, score: 3, idempotency_key: 'kept-key-123456', saved_at: '' }),
@@ -124,7 +131,7 @@ describe('the rating form', () => {
     const server = fakeServer(view({}));
     render(<ParticipantApp link={{ sessionId: 5, token: TOKEN, lang: 'en' }} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Play now' })).toBeInTheDocument();
-    expect(rateCalls(server.calls)[0]?.body).toEqual({ score: 3, position: 2, idempotency_key: 'kept-key-123456' });
+    expect(rateCalls(server.calls)[0]?.body).toEqual({ values: { overall: 3 }, response_ms: null, position: 2, idempotency_key: 'kept-key-123456' });
   });
 });
 

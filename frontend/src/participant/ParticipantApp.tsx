@@ -6,7 +6,8 @@ import { ParticipantApi } from './api';
 import type { ParticipantView } from './api';
 import { chooseLanguage, isLang, translator } from './i18n';
 import type { Translate } from './i18n';
-import { clearPending, loadPending, savePending } from './pending';
+import type { ItemValues } from './items';
+import { clearDraft, clearPending, loadPending, savePending } from './pending';
 import type { PendingRating } from './pending';
 import { Screen } from './screens';
 
@@ -137,6 +138,14 @@ function Session({
 
   // Send kept ratings: now, when the browser comes back online, and every few seconds.
   const flushing = useRef(false);
+  /** The server has the rating (or no longer waits for it): drop the queued copy and the draft. */
+  const forget = useCallback(
+    (position: number) => {
+      clearPending(sessionId, position);
+      clearDraft(sessionId, position);
+    },
+    [sessionId],
+  );
   const flush = useCallback(async () => {
     if (flushing.current) return;
     flushing.current = true;
@@ -144,8 +153,13 @@ function Session({
     try {
       for (const item of loadPending(sessionId)) {
         try {
-          const response = await api.rate({ score: item.score, position: item.position, idempotency_key: item.idempotency_key });
-          clearPending(sessionId, item.position);
+          const response = await api.rate({
+            values: item.values,
+            response_ms: item.response_ms,
+            position: item.position,
+            idempotency_key: item.idempotency_key,
+          });
+          forget(item.position);
           show(response.session);
         } catch (error) {
           if (!(error instanceof ApiError) || error.status === null || error.status >= 500) {
@@ -156,10 +170,11 @@ function Session({
             // Keep it only while the session still waits for this very rating (e.g. paused).
             const current = await api.view().catch(() => null);
             const waiting = current === null || current.step === 'paused' || (current.step === 'rating' && current.position === item.position);
-            if (!waiting) clearPending(sessionId, item.position);
+            if (!waiting) forget(item.position);
             if (current) show(current);
             if (waiting && current?.step === 'rating') setProblem(error.detail ?? error.message);
           } else {
+            // Refused (e.g. a value the study no longer accepts): the draft stays so it can be corrected.
             clearPending(sessionId, item.position);
             setProblem(error.detail ?? error.message);
           }
@@ -170,7 +185,7 @@ function Session({
       setSending(false);
       setPending(loadPending(sessionId));
     }
-  }, [api, sessionId, show]);
+  }, [api, sessionId, show, forget]);
 
   useEffect(() => {
     if (pending.length === 0) return;
@@ -189,9 +204,9 @@ function Session({
     if (loadPending(sessionId).length > 0) void flush();
   }, [sessionId, flush]);
 
-  const rate = (position: number, score: number) => {
+  const rate = (position: number, values: ItemValues, responseMs: number) => {
     setProblem(null);
-    savePending(sessionId, position, score);
+    savePending(sessionId, position, values, responseMs);
     setPending(loadPending(sessionId));
     void flush();
   };

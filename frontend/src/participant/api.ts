@@ -5,13 +5,18 @@
 import { getJSON, sendJSON } from '../api/client';
 import type { components } from '../api/schema';
 import type { Complete, Question, Refine } from '../api/types';
+import type { ItemValues } from './items';
 
 export type Step = components['schemas']['StepEnum'];
 
 /** A study question, as the participant's view lists them (the schema has them as loose dicts). */
 export type StudyQuestion = Question;
 
-/** `GET /api/v1/participant/sessions/<id>/` */
+/**
+ * `GET /api/v1/participant/sessions/<id>/`, with the rating items (in the rating step) and the
+ * training phase of issue 15 (`phase`, `phase_position`, `phase_count`; `position` and
+ * `scenario_count` stay the raw slot number and count, training slots included).
+ */
 export type ParticipantView = Refine<
   Complete<components['schemas']['ParticipantView']>,
   {
@@ -21,10 +26,17 @@ export type ParticipantView = Refine<
   }
 >;
 
+/** `POST …/rate/` body: the values by item key and the client-measured response time. */
+export interface RateRequest {
+  values: ItemValues;
+  response_ms: number | null;
+  position: number;
+  idempotency_key: string;
+}
+
 export interface RateResponse {
   created: boolean;
   position: number;
-  score: number;
   session: ParticipantView;
 }
 
@@ -54,7 +66,7 @@ export class ParticipantApi {
     return sendJSON<ParticipantView>('POST', `${this.base}finish-free-play/`, undefined, { headers: this.headers });
   }
 
-  rate(body: { score: number; position: number; idempotency_key: string }): Promise<RateResponse> {
+  rate(body: RateRequest): Promise<RateResponse> {
     return sendJSON<RateResponse>('POST', `${this.base}rate/`, body, { headers: this.headers });
   }
 

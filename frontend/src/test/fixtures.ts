@@ -1,4 +1,5 @@
 import type { StudyDetail, StudySummary } from '../api';
+import { OVERALL } from '../participant/ratingItems.fixture';
 
 /** A scenario direction as the API reads it back: every agent field, the given ones set. */
 const direction = (delay_ms: number, jitter_ms: number, loss_pct: number) => ({
@@ -27,6 +28,10 @@ const defaultSettings = {
   retest_round: false,
   questionnaire: [],
   language: 'en',
+  rating_items: [OVERALL],
+  acceptance: { item: 'overall', min: 3 },
+  training: { enabled: false, scenarios: [], seconds: 60 },
+  min_response_ms: 1000,
 } satisfies Partial<StudyDetail>;
 
 export const exampleStudy: StudyDetail = {

@@ -1,62 +1,81 @@
-/** The rating form: the scale, keys 1–5 and Enter, and ratings kept while offline. */
+/**
+ * The rating screen: every rating item of the study on one screen, in the study's order.
+ * No default value; a required item without a value blocks the submission (named in the
+ * message). Values and the first-shown time survive a reload; `response_ms` is submit time
+ * minus the time this slot's rating screen was first shown.
+ */
 import { useEffect, useId, useRef, useState } from 'react';
 
-import { scaleLabel } from '../i18n';
+import { CATALOGUE } from '../i18n';
+import { legacyItems, missingItems, submittableValues } from '../items';
 import { Heading, Round } from './common';
 import type { ScreenProps } from './common';
+import { ItemField, focusItem, pointForKey } from './scales/ItemField';
+import { useRatingDraft } from './useRatingDraft';
 
 export function Rating({ view, t, lang, pending, sending, offline, onRate }: ScreenProps) {
   const position = view.position ?? 0;
+  const items = view.items.length > 0 ? view.items : legacyItems(view.scale, { en: CATALOGUE.en.ratingQuestion, de: CATALOGUE.de.ratingQuestion });
   const kept = pending.find((p) => p.position === position);
-  const [choice, setChoice] = useState<number | null>(null); // no default value
-  const [missing, setMissing] = useState(false);
-  const scale = view.scale.map((s) => s.score);
-  const labels = view.scale.map((s) => s.label);
-  const hintId = useId();
-  const errorId = useId();
-  const name = useId();
   const submitted = kept !== undefined;
+  const { draft, setValue } = useRatingDraft(view.session, position);
+  const values = kept?.values ?? draft.values;
+  const [refused, setRefused] = useState(false);
+  const missing = refused ? missingItems(items, values) : [];
+  const base = useId();
+  const nameOf = (key: string) => `${base}-${key}`;
 
   const submit = () => {
     if (submitted) return;
-    if (choice === null) {
-      setMissing(true);
+    const blocking = missingItems(items, values);
+    const first = blocking[0];
+    if (first) {
+      setRefused(true);
+      focusItem(nameOf(first.key), first, values[first.key]);
       return;
     }
-    onRate(position, choice);
+    onRate(position, submittableValues(items, values), Math.max(0, Date.now() - draft.shown_at));
+  };
+  const change = (key: string, value: number) => {
+    if (!submitted) setValue(key, value);
   };
 
-  // Keys 1–5 choose, Enter confirms — wherever the focus is on the page.
-  const submitRef = useRef(submit);
+  // Enter submits from anywhere but a button; a number key outside every item chooses on the first one.
+  const latest = useRef({ submit, change, items });
   useEffect(() => {
-    submitRef.current = submit;
+    latest.current = { submit, change, items };
   });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.altKey || event.ctrlKey || event.metaKey) return;
-      const target = event.target as HTMLElement | null;
+      if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+      const target = event.target instanceof HTMLElement ? event.target : null;
       if (target && (target.tagName === 'TEXTAREA' || (target.tagName === 'INPUT' && (target as HTMLInputElement).type !== 'radio'))) return;
-      const digit = Number(event.key);
-      if (Number.isInteger(digit) && scale.includes(digit)) {
+      if (event.key === 'Enter' && target?.tagName !== 'BUTTON') {
         event.preventDefault();
-        setChoice(digit);
-        setMissing(false);
-        document.getElementById(`${name}-${digit}`)?.focus();
-      } else if (event.key === 'Enter' && target?.tagName !== 'BUTTON') {
+        latest.current.submit();
+        return;
+      }
+      const first = latest.current.items[0];
+      const point = first && !target?.closest('[data-item]') ? pointForKey(first, event.key) : null;
+      if (first && point !== null) {
         event.preventDefault();
-        submitRef.current();
+        latest.current.change(first.key, point);
+        focusItem(nameOf(first.key), first, point);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('keydown', onKey);
     };
-  }, [scale, name]);
+    // nameOf only depends on `base`, stable for the component's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [base]);
 
   return (
     <main className="p-main">
       <Heading stepKey={`rating-${position}`}>{t('ratingTitle')}</Heading>
       <Round view={view} t={t} />
+      <p className="p-hint">{t(items.length > 1 ? 'ratingHintItems' : 'ratingHintOne')}</p>
       <form
         className="p-rating"
         noValidate
@@ -65,40 +84,26 @@ export function Rating({ view, t, lang, pending, sending, offline, onRate }: Scr
           submit();
         }}
       >
-        <fieldset aria-describedby={[hintId, missing ? errorId : ''].join(' ').trim()} disabled={submitted}>
-          <legend className="p-rating__question">{t('ratingQuestion')}</legend>
-          <p id={hintId} className="p-hint">
-            {t('ratingHint')}
-          </p>
-          <div className="p-scale">
-            {scale.map((score) => (
-              <label key={score} className={`p-scale__option${(kept?.score ?? choice) === score ? ' is-chosen' : ''}`} htmlFor={`${name}-${score}`}>
-                <input
-                  id={`${name}-${score}`}
-                  type="radio"
-                  name={name}
-                  value={score}
-                  checked={(kept?.score ?? choice) === score}
-                  aria-label={`${score} – ${scaleLabel(lang, labels, score)}`}
-                  required
-                  onChange={() => {
-                    setChoice(score);
-                    setMissing(false);
-                  }}
-                />
-                <span className="p-scale__score" aria-hidden="true">
-                  {score}
-                </span>
-                <span className="p-scale__label" aria-hidden="true">
-                  {scaleLabel(lang, labels, score)}
-                </span>
-              </label>
-            ))}
-          </div>
+        <fieldset className="p-rating__items" disabled={submitted}>
+          {items.map((item, index) => (
+            <ItemField
+              key={item.key}
+              item={item}
+              name={nameOf(item.key)}
+              index={index}
+              value={values[item.key]}
+              missing={missing.includes(item)}
+              lang={lang}
+              t={t}
+              onChange={(value) => {
+                change(item.key, value);
+              }}
+            />
+          ))}
         </fieldset>
-        {missing && (
-          <p id={errorId} className="p-error" role="alert">
-            {t('ratingMissing')}
+        {missing.length > 0 && (
+          <p className="p-error" role="alert">
+            {t(items.length > 1 ? 'itemsMissing' : 'ratingMissing', { items: missing.map((item) => t('quoted', { text: item.question[lang] })).join(', ') })}
           </p>
         )}
         {submitted ? (

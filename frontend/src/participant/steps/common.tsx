@@ -6,6 +6,7 @@ import type { Lang } from '../../shared/participantLink';
 import { formatClock } from '../../shared/time';
 import type { ParticipantApi, ParticipantView } from '../api';
 import type { Translate } from '../i18n';
+import type { ItemValues } from '../items';
 import type { PendingRating } from '../pending';
 
 export interface ScreenProps {
@@ -16,7 +17,8 @@ export interface ScreenProps {
   pending: PendingRating[];
   sending: boolean;
   offline: boolean;
-  onRate: (position: number, score: number) => void;
+  /** Keep and send the rating of slot `position`; `responseMs`: screen first shown → submit. */
+  onRate: (position: number, values: ItemValues, responseMs: number) => void;
   act: (call: (api: ParticipantApi) => Promise<ParticipantView>) => Promise<boolean>;
 }
 
@@ -43,11 +45,14 @@ export function Message({ title, text, stepKey, children }: { title: string; tex
   );
 }
 
+/** "Training round k of n" in the training phase, else "Round k of n" (counted without training). */
 export function Round({ view, t }: { view: ParticipantView; t: Translate }) {
   if (view.position === null) return null;
+  const n = view.phase_position ?? view.position;
+  const total = view.phase_count ?? view.scenario_count;
   return (
-    <p className="p-round">
-      {t('roundOf', { n: view.position, total: view.scenario_count })}
+    <p className={`p-round${view.phase === 'training' ? ' p-round--training' : ''}`}>
+      {t(view.phase === 'training' ? 'trainingRoundOf' : 'roundOf', { n, total })}
     </p>
   );
 }
