@@ -70,11 +70,8 @@ class Typed:
     training: bool
     values: dict[str, float]
     measured_s: float  # heading seen → Enter pressed (time.monotonic in the test)
-    seen_lag_ms: float  # heading seen (wait_for returned) − page's first-shown time
-
-
-def study_nav(page: Any, tab: str) -> None:
-    page.get_by_role("navigation", name="Study").get_by_role("link", name=tab, exact=True).click()
+    seen_lag_ms: float  # heading seen (page clock) − the page's first-shown time
+    stored_ms: int | None = None  # response_ms as the server stored it
 
 
 def api_json(page: Any, app: LiveApp, path: str) -> Any:
@@ -265,7 +262,11 @@ def run_session(
             )
             screen.get_by_role("heading", level=1, name="Play now").wait_for()
             expect(screen.locator(".p-round")).to_have_text(round_text)
-            console.get_by_text(re.compile(rf"^scenario {slot} of {SLOTS}")).wait_for()
+            # The console shows the training step as such.
+            position = console.get_by_text(re.compile(rf"^scenario {slot} of {SLOTS}\b"))
+            expect(position).to_have_text(
+                f"scenario {slot} of {SLOTS}" + (" (training)" if training else "")
+            )
             code = console.get_by_test_id("current-scenario").inner_text().strip()
             values = target_values(DELAYS.index(delay_of[code]), rater)
 
@@ -319,6 +320,7 @@ def stored_against_typed(
             f" heading seen {t.seen_lag_ms:.0f} ms after first shown"
         )
         diffs.append(diff_s)
+        t.stored_ms = stored["response_ms"]
     return diffs
 
 
@@ -344,15 +346,13 @@ def check_exports(page: Any, app: LiveApp, study_id: int, typed: dict[int, list[
         assert int(r["response_ms"]) >= 0 and int(r["since_end_ms"]) >= 0, r
     assert Counter(r["item"] for r in rows) == {k: SESSIONS * SLOTS for k in ITEMS}
     # Each row carries its rating's values and response time.
-    expected = {
-        (str(session_id), t.code, t.training, key): value
-        for session_id, ts in typed.items()
-        for t in ts
-        for key, value in t.values.items()
+    slots = {
+        (str(session_id), t.code, t.training): t for session_id, ts in typed.items() for t in ts
     }
     for r in rows:
-        value = expected[(r["session_id"], r["scenario"], r["training"] == "1", r["item"])]
-        assert abs(float(r["rating"]) - value) < 1e-9, (r, value)
+        t = slots[(r["session_id"], r["scenario"], r["training"] == "1")]
+        assert abs(float(r["rating"]) - t.values[r["item"]]) < 1e-9, (r, t)
+        assert int(r["response_ms"]) == t.stored_ms, (r, t)
 
     sidecar = api_json(page, app, f"studies/{study_id}/export/items/")
     assert [item["key"] for item in sidecar["items"]] == ITEMS, sidecar
