@@ -1463,7 +1463,7 @@ export interface components {
             }[];
             /** @description legacy: the first item's points */
             scale: components["schemas"]["ScaleOption"][];
-            /** @description the study's rating items (rating step only) */
+            /** @description the study's rating items in order (rating step only; a DCR item only once a baseline has been rated in the session) */
             items: {
                 key: string;
                 question: {

@@ -1,7 +1,8 @@
 """The CSV import's rating items: long-format rows (one per rating and item) into ratings.
 
-A row's ``item`` (``overall`` without the column) must be one of the study's rating items
-and its ``rating`` a value of the item's scale (:func:`qoe_analysis.scales.validate_value`).
+A row's ``item`` (without the column: the study's only item, else ``overall``) must be
+one of the study's rating items and its ``rating`` a value of the item's scale
+(:func:`qoe_analysis.scales.validate_value`).
 The rows of one rating (same session, scenario and ``training`` flag) become one rating
 with a value per item; their ``response_ms``/``since_end_ms`` must agree.
 """
@@ -17,11 +18,19 @@ from qoelab.exports.import_cells import ImportRejected, number_cell
 from qoelab.studies.models import Scenario
 
 
+def implicit_item(items: dict[str, dict[str, Any]]) -> str | None:
+    """The item of a CSV without an ``item`` column: the study's only item, else ``overall``
+    when declared (the analysis reads such a file the same way), else None."""
+    if len(items) == 1:
+        return next(iter(items))
+    return scales.OVERALL if scales.OVERALL in items else None
+
+
 def item_value(
-    row: dict[str, str], items: dict[str, dict[str, Any]], line: int
+    row: dict[str, str], items: dict[str, dict[str, Any]], implicit: str | None, line: int
 ) -> tuple[str, int | float]:
-    """The row's item (``overall`` without the column) and its value on the item's scale."""
-    item = row.get(ITEM) or scales.OVERALL
+    """The row's item (``implicit`` without the column) and its value on the item's scale."""
+    item = row.get(ITEM) or implicit or scales.OVERALL
     declared = items.get(item)
     if declared is None:
         raise ImportRejected(

@@ -14,9 +14,10 @@ completed, imported session (one rater and one game per session); participants a
 matched by ``rater_id`` (created when new).
 
 Long format (issue 15): each row is one value of one rating item (``item``; a file without
-that column rates the item ``overall``). The item must be one of the study's rating items
-and the value must lie on its scale (:func:`qoe_analysis.scales.validate_value`), so a
-0..6 dataset imports once the study declares a discrete 0..6 item. The rows of one rating
+that column rates the study's only item, or else its item ``overall``). The item must be
+one of the study's rating items and the value must lie on its scale
+(:func:`qoe_analysis.scales.validate_value`), so a 0..6 dataset imports once the study
+declares a discrete 0..6 item. The rows of one rating
 (same session, scenario and ``training`` flag) become one stored rating with a value per
 item; ``training`` (0/1) marks training ratings (stored first in the session's order,
 round 0), ``response_ms`` and ``since_end_ms`` are optional whole milliseconds.
@@ -46,7 +47,7 @@ from qoe_analysis import scales
 from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, REQUIRED_COLUMNS
 
 from qoelab.exports.import_cells import ImportRejected, bool_cell, number_cell
-from qoelab.exports.import_items import add_value, item_value, order_entry
+from qoelab.exports.import_items import add_value, implicit_item, item_value, order_entry
 from qoelab.exports.tidy import PARTICIPANT_COLUMNS, question_columns, scenario_labels
 from qoelab.participants.models import Participant, Skill, participant_code_validator
 from qoelab.ratings.models import Answer, Rating
@@ -141,10 +142,11 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
     labels = scenario_labels(study)
     scenarios = {labels[s.pk]: s for s in Scenario.objects.filter(study=study)}
     items = {item["key"]: item for item in study.rating_items}
-    if ITEM not in header and scales.OVERALL not in items:
+    implicit = implicit_item(items)
+    if ITEM not in header and implicit is None:
         raise ImportRejected(
-            f"no item column, so the ratings are of item {scales.OVERALL!r}, which the study "
-            f"does not declare (its items: {', '.join(items)}); add an item column",
+            f"no item column, and the study has several items but none {scales.OVERALL!r} "
+            f"(its items: {', '.join(items)}); add an item column",
             1,
         )
     sessions: dict[str, _Session] = {}
@@ -189,7 +191,7 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
                     f"scenario: {row['scenario']!r} is not a scenario of this study", line
                 )
             applied = _impairment(row, impairment, scenario, line)
-            item, value = item_value(row, items, line)
+            item, value = item_value(row, items, implicit, line)
             training = (
                 bool_cell(row["training"], "training", line) if row.get("training") else False
             )

@@ -27,15 +27,21 @@ def is_single_overall(items: list[dict[str, Any]]) -> bool:
     return len(items) == 1 and items[0]["key"] == OVERALL
 
 
+def asked_items(items: list[dict[str, Any]], *, baseline_rated: bool) -> list[dict[str, Any]]:
+    """The items the rating screen asks: DCR items only once a baseline has been rated."""
+    return [i for i in items if baseline_rated or i["scale"]["kind"] != "dcr5"]
+
+
 def clean_values(
     items: list[dict[str, Any]], values: Any, *, baseline_rated: bool = True
 ) -> dict[str, int | float]:
     """``values`` checked against ``items`` (raise :class:`ItemError` naming the item).
 
     Refused: not an object, an unknown key, a value outside its scale or not an integer on
-    a discrete scale, a required item without a value, and a DCR value (or a required DCR
-    item) while ``baseline_rated`` is false. Integer-valued numbers on discrete scales are
-    stored as integers; the result keeps the items' order.
+    a discrete scale, a required item without a value, and a DCR value while
+    ``baseline_rated`` is false (a DCR item is not asked then, so not required either).
+    Integer-valued numbers on discrete scales are stored as integers; the result keeps the
+    items' order.
     """
     if not isinstance(values, dict):
         raise ItemError("values: an object {item key: number}")
@@ -50,12 +56,14 @@ def clean_values(
         value = values.get(key)
         scale = item["scale"]
         required = item.get("required", True)
-        if scale["kind"] == "dcr5" and not baseline_rated and (value is not None or required):
-            raise ItemError(
-                f"{key}: a DCR rating compares with the baseline, and no baseline has been "
-                "rated in this session yet",
-                key,
-            )
+        if scale["kind"] == "dcr5" and not baseline_rated:
+            if value is not None:
+                raise ItemError(
+                    f"{key}: a DCR rating compares with the baseline, and no baseline has "
+                    "been rated in this session yet",
+                    key,
+                )
+            continue  # not asked before a baseline was rated, even when required
         if value is None:
             if required:
                 raise ItemError(f"{key}: a value is required", key)

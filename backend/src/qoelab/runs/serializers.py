@@ -9,9 +9,11 @@ from rest_framework import serializers
 
 from qoelab.participants.models import Participant, Skill
 from qoelab.ratings.models import Answer, Rating
+from qoelab.ratings.values import asked_items
 from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.phases import Phase, order_with_phases, phase_of, training_count
+from qoelab.runs.services.rating import baseline_rated
 from qoelab.runs.state_machine import State
 from qoelab.stations.models import Station
 from qoelab.studies.models import Game, Language, Scenario, Study
@@ -324,7 +326,10 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
     needs = serializers.DictField(child=serializers.BooleanField())
     questions = serializers.ListField(child=serializers.DictField())
     scale = ScaleOptionSerializer(many=True, help_text="legacy: the first item's points")
-    items = RatingItemsField(help_text="the study's rating items (rating step only)")
+    items = RatingItemsField(
+        help_text="the study's rating items in order (rating step only; a DCR item only "
+        "once a baseline has been rated in the session)"
+    )
     training = serializers.BooleanField(help_text="the current slot is a training slot")
     phase = serializers.ChoiceField(choices=PHASES, allow_null=True)
     phase_position = serializers.IntegerField(
@@ -373,7 +378,9 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
             else {},
             "questions": questions,
             "scale": legacy_scale(session.study) if rating else [],
-            "items": session.study.rating_items if rating else [],
+            "items": asked_items(session.study.rating_items, baseline_rated=baseline_rated(session))
+            if rating
+            else [],
             "training": bool(phase and phase.name == "training"),
             "phase": phase.name if phase else None,
             "phase_position": phase.position if phase else None,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from qoe_analysis.scales import parse_sidecar
 from rest_framework.test import APIClient
 
 from qoelab.exports.tests.test_exports import completed_session
@@ -140,3 +142,44 @@ def test_long_format_with_training_rows_round_trips(
     again = researcher_client.get(f"/api/v1/studies/{other.pk}/export/csv/").content.decode()
     strip = lambda t: sorted(line.split(",", 2)[2] for line in t.splitlines()[1:])  # noqa: E731
     assert strip(again) == strip(text)
+
+
+@pytest.mark.django_db
+def test_the_public_zero_to_six_fixture_imports_with_its_sidecar(
+    researcher_client: APIClient,
+) -> None:
+    """fixtures/data/scale_0_6.csv (no item column) into a study that declares its sidecar."""
+    from django.conf import settings
+
+    folder = settings.FIXTURES_DIR / "data"
+    sidecar = json.loads((folder / "scale_0_6.items.json").read_text(encoding="utf-8"))
+    lab = researcher_client
+    study = lab.post("/api/v1/studies/", {"slug": "zero-six", "title": "0..6"}, format="json")
+    sid = study.json()["id"]
+    for name, pace in (("racing", "fast"), ("soccer", "slow")):
+        lab.post("/api/v1/games/", {"study": sid, "name": name, "pace": pace}, format="json")
+    for code, delay in (("B", 0), ("D1", 100), ("D2", 200), ("D3", 300)):
+        direction = {"delay_ms": delay}
+        body = {"study": sid, "code": code, "is_baseline": code == "B"}
+        response = lab.post(
+            "/api/v1/scenarios/",
+            {**body, "upstream": direction, "downstream": direction},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+    response = lab.patch(
+        f"/api/v1/studies/{sid}/",
+        {"rating_items": sidecar["items"], "acceptance": sidecar["acceptance"]},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    text = (folder / "scale_0_6.csv").read_text(encoding="utf-8")
+    response = post_csv(lab, Study.objects.get(pk=sid), text)
+    assert response.status_code == 201, response.content
+    rows = text.strip().splitlines()[1:]
+    assert response.json()["ratings"] == len(rows)
+    values = sorted(r.values["quality"] for r in Rating.objects.filter(session__study_id=sid))
+    assert values == sorted(int(row.rsplit(",", 1)[1]) for row in rows)
+    assert values[0] == 0 and values[-1] == 6
+    exported = lab.get(f"/api/v1/studies/{sid}/export/items/").json()
+    assert exported == parse_sidecar(sidecar).to_dict()  # the same declaration, normalised

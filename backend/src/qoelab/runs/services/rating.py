@@ -77,7 +77,7 @@ def rate(
         _check_rating(session, position=position, scenario_id=scenario_id)
         try:
             cleaned = clean_values(
-                session.study.rating_items, values, baseline_rated=_baseline_rated(session)
+                session.study.rating_items, values, baseline_rated=baseline_rated(session)
             )
         except ItemError as exc:
             raise InvalidInput(
@@ -123,7 +123,7 @@ def _values_of(session: Session, *, values: Any, score: Any) -> Any:
     return {OVERALL: score}
 
 
-def _baseline_rated(session: Session) -> bool:
+def baseline_rated(session: Session) -> bool:
     """Has a baseline scenario (training or test) been rated earlier in this session?"""
     return Rating.objects.filter(
         session=session, order_index__lt=session.current_index, scenario__is_baseline=True

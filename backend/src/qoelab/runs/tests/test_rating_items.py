@@ -22,7 +22,7 @@ DCR_ITEM = {
     "key": "degradation",
     "question": {"en": "How annoying was the degradation?", "de": "Wie störend?"},
     "scale": {"kind": "dcr5"},
-    "required": False,
+    "required": True,
 }
 
 
@@ -173,6 +173,9 @@ def test_bad_values_are_refused_naming_the_item(
     session, screen = start_session(lab, example_study, dry_run_agent)
     sid = session["id"]
     lab.post(f"/api/v1/sessions/{sid}/advance/")  # → rating the baseline
+    # Nothing to compare with yet: the DCR item is not asked (so not required) here.
+    view = participant_view(screen, sid)
+    assert [i["key"] for i in view["items"]] == ["overall", "input_quality", "video_quality"]
     good = {"overall": 4, "input_quality": 5.5, "video_quality": 6}
     path = f"/api/v1/participant/sessions/{sid}/rate/"
 
@@ -203,6 +206,9 @@ def test_bad_values_are_refused_naming_the_item(
     rejected(lambda: post({"values": {**good, "overall": 5}}), 409, "idempotency_key")
 
     lab.post(f"/api/v1/sessions/{sid}/advance/")  # scenario 2 played → rating
+    view = participant_view(screen, sid)
+    assert [i["key"] for i in view["items"]][-1] == "degradation"  # asked from now on
+    rejected(lambda: rate(screen, sid, 2, good), 400, "degradation", "required")
     response = rate(screen, sid, 2, {**good, "degradation": 3})  # the baseline is rated now
     assert response.status_code == 201, response.content
     stored = Rating.objects.get(order_index=1)
