@@ -24,7 +24,7 @@ export function sessionsPerGame(study: StudyDetail, sessions: readonly Session[]
   });
 }
 
-/** Ratings per scenario code and game name (all rounds), plus a total per scenario. */
+/** Ratings per scenario code and game name (all rounds; training ratings are not analysed, so not counted), plus a total per scenario. */
 export function ratingsPerScenario(
   study: StudyDetail,
   sessions: readonly Session[],
@@ -39,6 +39,7 @@ export function ratingsPerScenario(
   }
   for (const session of sessions) {
     for (const rating of session.ratings) {
+      if (rating.training) continue;
       const code = rating.scenario_code;
       const row = (counts[code] ??= Object.fromEntries(games.map((g) => [g, 0])));
       row[session.game_name] = (row[session.game_name] ?? 0) + 1;

@@ -66,6 +66,18 @@ describe('study progress', () => {
     expect(table.totals).toEqual({ B: 3, D1: 2 });
   });
 
+  it('leaves training ratings out of the counts (they are never analysed)', () => {
+    const trained = {
+      ...session(1, 'completed', []),
+      ratings: [
+        { scenario_code: 'B', training: true },
+        { scenario_code: 'D1', training: true },
+        { scenario_code: 'B', training: false },
+      ],
+    } as unknown as Session;
+    expect(ratingsPerScenario(study, [trained]).totals).toEqual({ B: 1, D1: 0 });
+  });
+
   it('lists each flagged rater once with every rule that flagged them', () => {
     expect(flaggedRaters({ intra_rater: ['P10', 'P2'], p913: ['P2'], straight_lining: [] })).toEqual([
       { rater: 'P2', rules: ['intra-rater |ρ| ≤ cut-off', 'ITU-T P.913 screening'] },

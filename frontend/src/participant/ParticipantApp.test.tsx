@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../test/fetchMock';
 import type { ParticipantView } from './api';
 import { ParticipantApp } from './ParticipantApp';
+import { GAMING_PRESET } from './ratingItems.fixture';
 
 const TOKEN = 'participant-token-abcdefgh';
 const BASE = '/api/v1/participant/sessions/5/';
@@ -132,6 +133,31 @@ describe('the rating form', () => {
     render(<ParticipantApp link={{ sessionId: 5, token: TOKEN, lang: 'en' }} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Play now' })).toBeInTheDocument();
     expect(rateCalls(server.calls)[0]?.body).toEqual({ values: { overall: 3 }, response_ms: null, position: 2, idempotency_key: 'kept-key-123456' });
+  });
+});
+
+describe('the rating screen with the gaming preset', () => {
+  it('posts every item value and the response time from the first showing', async () => {
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(50_000);
+    const server = fakeServer(view({ items: GAMING_PRESET, phase: 'training', phase_position: 1, phase_count: 2, training: true, position: 2 }));
+    render(<ParticipantApp link={{ sessionId: 5, token: TOKEN, lang: 'en' }} />);
+    expect(await screen.findByText('Training round 1 of 2')).toBeInTheDocument();
+    fireEvent.keyDown(window, { key: '3' }); // outside every item: the first item
+    for (const name of [/quality of the input/, /quality of the video/]) {
+      const slider = screen.getByRole('slider', { name });
+      slider.focus();
+      fireEvent.keyDown(slider, { key: 'End' });
+    }
+    fireEvent.click(screen.getByRole('radio', { name: '0 – No' }));
+    clock.mockReturnValue(57_250);
+    fireEvent.keyDown(window, { key: 'Enter' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Play now' })).toBeInTheDocument();
+    expect(rateCalls(server.calls)[0]?.body).toMatchObject({
+      values: { overall: 3, input_quality: 7, video_quality: 7, acceptance: 0 },
+      response_ms: 7250,
+      position: 2,
+    });
+    clock.mockRestore();
   });
 });
 

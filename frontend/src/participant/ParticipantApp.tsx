@@ -7,7 +7,7 @@ import type { ParticipantView } from './api';
 import { chooseLanguage, isLang, translator } from './i18n';
 import type { Translate } from './i18n';
 import type { ItemValues } from './items';
-import { clearDraft, clearPending, loadPending, savePending } from './pending';
+import { clearDraft, clearDraftsBefore, clearPending, loadPending, savePending } from './pending';
 import type { PendingRating } from './pending';
 import { Screen } from './screens';
 
@@ -103,6 +103,9 @@ function Session({
     if (next.revision < revision.current) return;
     revision.current = next.revision;
     if (isLang(next.language)) onStudyLanguage(next.language);
+    // Drafts of slots the session is past (e.g. rated by the researcher) are of no use any more.
+    if (next.step === 'thanks' || next.step === 'ended') clearDraftsBefore(next.session, Infinity);
+    else if (next.position !== null) clearDraftsBefore(next.session, next.position);
     setView(next);
     setReceivedAt(Date.now());
     setOffline(false);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { clearDraft, clearPending, draftKey, loadDraft, loadPending, newIdempotencyKey, pendingKey, saveDraft, savePending } from './pending';
+import { clearDraft, clearDraftsBefore, clearPending, draftKey, loadDraft, loadPending, newIdempotencyKey, pendingKey, saveDraft, savePending } from './pending';
 
 afterEach(() => {
   localStorage.clear();
@@ -53,6 +53,16 @@ describe('rating drafts', () => {
     expect(loadDraft(3, 2, 5000).shown_at).toBe(5000);
     clearDraft(3, 1);
     expect(localStorage.getItem(draftKey(3, 1))).toBeNull();
+  });
+
+  it('of slots the session is past are dropped', () => {
+    for (const position of [1, 2, 10]) saveDraft(3, position, { shown_at: 1, values: {} });
+    saveDraft(4, 1, { shown_at: 1, values: {} });
+    clearDraftsBefore(3, 10);
+    expect([1, 2, 10].map((p) => localStorage.getItem(draftKey(3, p)) !== null)).toEqual([false, false, true]);
+    clearDraftsBefore(3, Infinity);
+    expect(localStorage.getItem(draftKey(3, 10))).toBeNull();
+    expect(localStorage.getItem(draftKey(4, 1))).not.toBeNull();
   });
 
   it('are not mistaken for pending ratings', () => {

@@ -165,3 +165,16 @@ export function saveDraft(session: number, position: number, draft: RatingDraft)
 export function clearDraft(session: number, position: number): void {
   storage()?.removeItem(draftKey(session, position));
 }
+
+/** Drops the drafts of slots before `position` (the server is past them; Infinity: all). */
+export function clearDraftsBefore(session: number, position: number): void {
+  const store = storage();
+  if (!store) return;
+  const prefix = `${DRAFT_PREFIX}${session}:`;
+  const stale: string[] = [];
+  for (let i = 0; i < store.length; i += 1) {
+    const key = store.key(i);
+    if (key?.startsWith(prefix) && Number(key.slice(prefix.length)) < position) stale.push(key);
+  }
+  for (const key of stale) store.removeItem(key);
+}

@@ -15,6 +15,7 @@ import { parseCSVRecords } from './csv';
 import { gameNames, scenarioCodes, toTidyRatings } from './transforms';
 import type { TidyRating } from './transforms';
 import { useAnalysis, usePastJobs } from './useAnalysis';
+import { ItemResults } from './items/ItemResults';
 
 /** `/console/studies/:id/results` — the results explorer (lazy-loaded with Chart.js). */
 export default function ResultsPage() {
@@ -175,6 +176,7 @@ function Explorer({ study }: { study: StudyDetail }) {
           reliableSet={reliableSet}
         />
       )}
+      {primary && <ItemResults doc={primary} />}
       {!primary && all.state.status === 'idle' && !current && (
         <p>
           <Link to="?">Back to the current version</Link>

@@ -59,45 +59,47 @@ export function ScaleFields({
           </Field>
         </>
       )}
-      <table className="data-table edit-table" aria-label={`Labels of ${name}`}>
-        <thead>
-          <tr>
-            <th scope="col">Value</th>
-            <th scope="col">Label (English)</th>
-            <th scope="col">Label (Deutsch)</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {scale.labels.map((label, index) => {
-            const e = (field: string) => err(`labels.${index}.${field}`) ?? (field === 'value' ? err(`labels.${index}`) : undefined);
-            return (
-              <tr key={index}>
-                <td>
-                  <input aria-label={`Value of label ${index + 1} of ${name}`} aria-invalid={Boolean(e('value'))} inputMode="decimal" readOnly={fixed} value={label.value} onChange={(ev) => { setLabel(index, { value: ev.target.value }); }} />
-                  {e('value') && <p className="field-error">{e('value')}</p>}
-                </td>
-                <td>
-                  <input aria-label={`English label ${index + 1} of ${name}`} value={label.en} onChange={(ev) => { setLabel(index, { en: ev.target.value }); }} />
-                  {e('text') && <p className="field-error">{e('text')}</p>}
-                </td>
-                <td>
-                  <input aria-label={`German label ${index + 1} of ${name}`} lang="de" value={label.de} onChange={(ev) => { setLabel(index, { de: ev.target.value }); }} />
-                </td>
-                <td className="edit-table__actions">
-                  {!fixed && (
-                    <button type="button" className="button button--quiet" onClick={() => { set({ labels: scale.labels.filter((_, i) => i !== index) }); }}>
-                      Remove label
-                    </button>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      {scale.labels.length > 0 && (
+        <table className="data-table edit-table" aria-label={`Labels of ${name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Value</th>
+              <th scope="col">Label (English)</th>
+              <th scope="col">Label (Deutsch)</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {scale.labels.map((label, index) => {
+              const e = (field: string) => err(`labels.${index}.${field}`) ?? (field === 'value' ? err(`labels.${index}`) : undefined);
+              return (
+                <tr key={index}>
+                  <td>
+                    <input aria-label={`Value of label ${index + 1} of ${name}`} aria-invalid={Boolean(e('value'))} inputMode="decimal" readOnly={fixed} value={label.value} onChange={(ev) => { setLabel(index, { value: ev.target.value }); }} />
+                    {e('value') && <p className="field-error">{e('value')}</p>}
+                  </td>
+                  <td>
+                    <input aria-label={`English label ${index + 1} of ${name}`} value={label.en} onChange={(ev) => { setLabel(index, { en: ev.target.value }); }} />
+                    {e('text') && <p className="field-error">{e('text')}</p>}
+                  </td>
+                  <td>
+                    <input aria-label={`German label ${index + 1} of ${name}`} lang="de" value={label.de} onChange={(ev) => { setLabel(index, { de: ev.target.value }); }} />
+                  </td>
+                  <td className="edit-table__actions">
+                    {!fixed && (
+                      <button type="button" className="button button--quiet" onClick={() => { set({ labels: scale.labels.filter((_, i) => i !== index) }); }}>
+                        Remove label
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
       {err('labels') && <p className="field-error">{err('labels')}</p>}
       {!fixed && (
         <button type="button" className="button button--quiet" onClick={() => { set({ labels: [...scale.labels, { value: '', en: '', de: '' }] }); }}>

@@ -1,4 +1,5 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
+import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { ParticipantView } from '../api';
@@ -71,8 +72,11 @@ describe('the rating screen with several items', () => {
 
     // Input quality: the slider's first arrow puts it at the midpoint, then 0.1 per key.
     slider(/quality of the input/).focus();
+    expect(slider(/quality of the input/)).toHaveAttribute('aria-valuetext', 'no value yet');
     press('ArrowRight');
     expect(slider(/quality of the input/)).toHaveAttribute('aria-valuenow', '4');
+    expect(slider(/quality of the input/)).toHaveAttribute('aria-valuetext', '4');
+    expect(slider(/quality of the input/)).not.toHaveAttribute('data-empty');
     press('ArrowRight');
     press('ArrowRight');
     expect(slider(/quality of the input/)).toHaveAttribute('aria-valuenow', '4.2');
@@ -102,11 +106,24 @@ describe('the rating screen with several items', () => {
     expect(onRate.mock.calls[0]?.[1]).toEqual({ overall: 4, input_quality: 4.2, video_quality: 1.1, acceptance: 1 });
   });
 
+  it('has no axe violations, empty and filled in', async () => {
+    const { container } = renderRating(ratingView());
+    const check = async () => {
+      const result = await axe.run(container, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
+    };
+    expect(await check()).toEqual([]);
+    slider(/quality of the input/).focus();
+    press('ArrowRight');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit rating' }));
+    expect(await check()).toEqual([]);
+  });
+
   it('starts every slider empty: no value and no thumb until it is set', () => {
     const { container } = renderRating(ratingView());
     const input = slider(/quality of the input/);
-    expect(input).not.toHaveAttribute('aria-valuenow');
     expect(input).toHaveAttribute('aria-valuetext', 'no value yet');
+    expect(input).toHaveAttribute('data-empty', 'true');
     expect(container.querySelector('.p-slider__thumb')).toBeNull();
     expect(screen.getAllByRole('radio').some((r) => (r as HTMLInputElement).checked)).toBe(false);
     expect(within(item(/quality of the input/)).getByText('extremely bad')).toHaveClass('p-slider__anchor-text');
@@ -117,7 +134,7 @@ describe('the rating screen with several items', () => {
     const track = slider(/quality of the input/);
     vi.spyOn(track, 'getBoundingClientRect').mockReturnValue(DOMRect.fromRect({ x: 100, y: 0, width: 600, height: 56 }));
     fireEvent.pointerDown(track, { clientX: 400, pointerId: 1 });
-    expect(track).toHaveAttribute('aria-valuenow', '4');
+    expect(track).toHaveAttribute('aria-valuetext', '4');
     fireEvent.pointerMove(track, { clientX: 550, pointerId: 1 });
     expect(track).toHaveAttribute('aria-valuenow', '5.5');
     fireEvent.pointerUp(track, { pointerId: 1 });
@@ -131,6 +148,7 @@ describe('the rating screen with several items', () => {
     fireEvent.click(within(item(/accept this quality/)).getByRole('radio', { name: '0 – No' }));
     slider(/quality of the input/).focus();
     press('End');
+    expect(slider(/quality of the input/)).toHaveAttribute('aria-valuetext', '7 – ideal');
     fireEvent.click(screen.getByRole('button', { name: 'Submit rating' }));
     expect(onRate).not.toHaveBeenCalled();
     expect(screen.getByRole('alert')).toHaveTextContent('“How would you rate the quality of the video?”');
@@ -164,7 +182,7 @@ describe('the rating screen with several items', () => {
     const { onRate } = renderRating(ratingView());
     expect(screen.getByRole('radio', { name: '2 – Poor' })).toBeChecked();
     expect(slider(/quality of the video/)).toHaveAttribute('aria-valuenow', '4');
-    expect(slider(/quality of the input/)).not.toHaveAttribute('aria-valuenow');
+    expect(slider(/quality of the input/)).toHaveAttribute('aria-valuetext', 'no value yet');
     slider(/quality of the input/).focus();
     press('ArrowDown');
     fireEvent.click(within(item(/accept this quality/)).getByRole('radio', { name: '1 – Yes' }));

@@ -90,7 +90,7 @@ export function Rating({ view, t, lang, pending, sending, offline, onRate }: Scr
               key={item.key}
               item={item}
               name={nameOf(item.key)}
-              index={index}
+              index={items.length > 1 ? index : null}
               value={values[item.key]}
               missing={missing.includes(item)}
               lang={lang}

@@ -52,7 +52,8 @@ export function ItemField({
   item: RatingItem;
   /** Unique on the screen: the item's radio group name or its slider's id. */
   name: string;
-  index: number;
+  /** Its number on the screen, or null when it is the only item. */
+  index: number | null;
   value: number | undefined;
   /** The submission was refused and this required item has no value. */
   missing: boolean;
@@ -80,7 +81,8 @@ export function ItemField({
   return (
     <fieldset className={`p-item${missing ? ' p-item--missing' : ''}`} data-item={item.key} aria-describedby={describedBy} onKeyDown={onKeyDown}>
       <legend id={legendId} className="p-rating__question">
-        <span className="p-item__number">{index + 1}.</span> {item.question[lang]}
+        {index !== null && <span className="p-item__number">{index + 1}. </span>}
+        {item.question[lang]}
         {!item.required && <span className="p-item__optional"> {t('optional')}</span>}
       </legend>
       <p id={hintId} className="p-hint">

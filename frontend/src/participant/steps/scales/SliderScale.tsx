@@ -10,7 +10,10 @@ import type { Lang } from '../../../shared/participantLink';
 import type { Translate } from '../../i18n';
 import { labelFor } from '../../items';
 import type { RatingItem } from '../../items';
-import { percent, snap, valueForKey } from './sliderMath';
+import { midpoint, percent, snap, valueForKey } from './sliderMath';
+
+/** Anchors at the ends hang inwards, so their text never sticks out of the screen. */
+const edgeClass = (pct: number): string => (pct <= 0 ? ' is-start' : pct >= 100 ? ' is-end' : '');
 
 export function SliderScale({
   item,
@@ -79,8 +82,10 @@ export function SliderScale({
         aria-describedby={describedBy}
         aria-valuemin={scale.min}
         aria-valuemax={scale.max}
-        aria-valuenow={value}
+        // ARIA requires a number; while empty the text says so and assistive technology reads the text.
+        aria-valuenow={value ?? midpoint(scale)}
         aria-valuetext={valueText}
+        data-empty={value === undefined ? 'true' : undefined}
         aria-orientation="horizontal"
         onKeyDown={onKeyDown}
         onPointerDown={onPointerDown}
@@ -98,7 +103,7 @@ export function SliderScale({
       </div>
       <div className="p-slider__anchors" aria-hidden="true">
         {scale.labels.map((label) => (
-          <span key={label.value} className="p-slider__anchor" style={{ left: `${percent(scale, label.value)}%` }}>
+          <span key={label.value} className={`p-slider__anchor${edgeClass(percent(scale, label.value))}`} style={{ left: `${percent(scale, label.value)}%` }}>
             <span className="p-slider__tick" />
             <span className="p-slider__anchor-value">{label.value}</span>
             <span className="p-slider__anchor-text">{label.text[lang]}</span>
