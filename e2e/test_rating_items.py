@@ -12,8 +12,10 @@ key on acceptance, Enter. Per rating the test measures the time from the rating 
 heading appearing to the Enter key and compares it with the `response_ms` the server
 stored (acceptance: within 0.5 s). The tidy CSV holds four rows per scenario slot plus the
 training rows marked training=1; the items sidecar lists the four items; the analysis has
-per-item MOS with confidence intervals and excludes the eight training rows of each
-session. No uncaught error reaches either page.
+per-item MOS with confidence intervals, SOS on each item's bounds, excludes the eight
+training rows of each session and flags both raters as fast (the floor is set above any
+keyboard rating); the results page shows each item's MOS and CI per scenario as computed.
+No uncaught error reaches either page.
 """
 
 from __future__ import annotations
@@ -58,6 +60,10 @@ TOLERANCE_S = 0.5
 #: press) by delay level: input quality falls with delay, video quality less so.
 INPUT_STEPS = [3, 0, -5, -10]
 VIDEO_STEPS = [2, 1, 0, -2]
+#: The fast-answer floor: above every keyboard rating here (well under a second each), so
+#: both raters are flagged as implausibly fast whatever the machine's load.
+FAST_FLOOR_MS = 10_000
+ALL_GAMES = "all"  # qoe_analysis.conditions.ALL_GAMES: the pooled rows
 DRAFT_PREFIX = "qoelab:draft:"  # frontend/src/participant/pending.ts: the rating screen's draft
 
 
@@ -141,6 +147,7 @@ def set_rating_items(page: Any, app: LiveApp, study_id: int, delay_of: dict[str,
         else:
             expect(box).not_to_be_checked()
     training.get_by_label("Seconds per training scenario").fill(str(TRAINING_SECONDS))
+    editor.get_by_label("Fast answer floor (ms)").fill(str(FAST_FLOOR_MS))
     editor.get_by_role("button", name="Save rating items").click()
     expect(editor.get_by_role("status")).to_have_text("Saved.")
 
@@ -155,6 +162,7 @@ def set_rating_items(page: Any, app: LiveApp, study_id: int, delay_of: dict[str,
     assert study["acceptance"] == {"item": "acceptance"}, study["acceptance"]
     assert study["training"]["enabled"] is True
     assert study["training"]["seconds"] == TRAINING_SECONDS
+    assert study["min_response_ms"] == FAST_FLOOR_MS
     assert sorted(study["training"]["scenarios"]) in ([], sorted(["B", most_impaired]))
 
     # Shown saved: the editor, loaded afresh, shows the four items and the training.
@@ -277,7 +285,6 @@ def run_session(
             sliders = screen.get_by_role("slider")
             expect(sliders).to_have_count(2)
             for i in range(2):
-                expect(sliders.nth(i)).not_to_have_attribute("aria-valuenow", re.compile("."))
                 expect(sliders.nth(i)).to_have_attribute("aria-valuetext", "no value yet")
             rate_with_keyboard(screen, values)
             submitted = time.monotonic()
@@ -327,7 +334,10 @@ def stored_against_typed(
 # --- exports and analysis ------------------------------------------------------------------------
 
 
-def check_exports(page: Any, app: LiveApp, study_id: int, typed: dict[int, list[Typed]]) -> None:
+def check_exports(
+    page: Any, app: LiveApp, study_id: int, typed: dict[int, list[Typed]]
+) -> list[str]:
+    """The tidy CSV and the items sidecar; returns the rater ids."""
     response = page.request.get(f"{app.url}/api/v1/studies/{study_id}/export/csv/")
     assert response.ok, response.status
     rows = list(csv.DictReader(io.StringIO(response.text())))
@@ -357,7 +367,8 @@ def check_exports(page: Any, app: LiveApp, study_id: int, typed: dict[int, list[
     sidecar = api_json(page, app, f"studies/{study_id}/export/items/")
     assert [item["key"] for item in sidecar["items"]] == ITEMS, sidecar
     assert sidecar["acceptance"] == {"item": "acceptance"}, sidecar
-    assert isinstance(sidecar["min_response_ms"], int), sidecar
+    assert sidecar["min_response_ms"] == FAST_FLOOR_MS, sidecar
+    return sorted({r["rater_id"] for r in rows})
 
 
 def analysis_document(page: Any, study_id: int) -> dict[str, Any]:
@@ -383,7 +394,9 @@ def analysis_document(page: Any, study_id: int) -> dict[str, Any]:
     return result
 
 
-def check_results(page: Any, app: LiveApp, study_id: int, title: str, errors: list[str]) -> None:
+def check_results(
+    page: Any, app: LiveApp, study_id: int, title: str, raters: list[str], errors: list[str]
+) -> None:
     page.goto(f"{app.url}/console/studies/{study_id}/results")
     page.get_by_role("heading", name=title).wait_for()
     page.get_by_test_id("analysis-summary").wait_for(timeout=ANALYSIS_TIMEOUT_MS)
@@ -397,6 +410,20 @@ def check_results(page: Any, app: LiveApp, study_id: int, title: str, errors: li
         re.compile(rf"^{SESSIONS * SCENARIOS} ratings")
     )
     doc = analysis_document(page, study_id)
+    check_item_sections(doc, raters)
+    check_item_results_view(page, doc, raters)
+    assert not errors, errors
+
+
+def pooled_mos(doc: dict[str, Any], key: str) -> dict[str, dict[str, Any]]:
+    """scenario → the item's MOS row over all games (one game here: the same numbers)."""
+    rows = doc["per_item"][key]["mos"]
+    pooled = [row for row in rows if row["game"] == ALL_GAMES] or rows
+    return {row["scenario"]: row for row in pooled}
+
+
+def check_item_sections(doc: dict[str, Any], raters: list[str]) -> None:
+    """The analysis document's item sections: per item MOS with t-CIs, training excluded."""
     assert doc["training"]["excluded_rows"] == SESSIONS * TRAINING * len(ITEMS), doc["training"]
     assert [item["key"] for item in doc["items"]] == ITEMS, doc["items"]
     assert set(doc["per_item"]) == set(ITEMS), list(doc["per_item"])
@@ -407,14 +434,45 @@ def check_results(page: Any, app: LiveApp, study_id: int, title: str, errors: li
             assert row["n"] == SESSIONS, (key, row)
             assert row["ci95_low"] is not None and row["ci95_high"] is not None, (key, row)
             assert row["ci95_low"] <= row["mos"] <= row["ci95_high"], (key, row)
-    by_scenario = {
-        row["scenario"]: row["mos"]
-        for row in doc["per_item"]["overall"]["mos"]
-        if row["game"] == GAME
-    }
-    assert by_scenario["B"] > by_scenario[f"D{SCENARIOS - 1}"], by_scenario
-    print("per-item MOS:", json.dumps({k: doc["per_item"][k]["mos"] for k in ITEMS})[:2000])
-    assert not errors, errors
+    for key in ("input_quality", "video_quality"):
+        assert doc["per_item"][key]["sos"]["bounds"] == [1, 7], doc["per_item"][key]["sos"]
+    overall = pooled_mos(doc, "overall")
+    assert overall["B"]["mos"] > overall[f"D{SCENARIOS - 1}"]["mos"], overall
+    # Response times: the test slots of every item; every rater under the floor.
+    for key in ITEMS:
+        assert doc["response_times"][key]["n"] == SESSIONS * SCENARIOS, doc["response_times"]
+    fast = doc["fast_raters"]
+    assert sorted(str(r["rater_id"]) for r in fast) == raters, fast
+    assert all(r["share_fast"] == 1 for r in fast), fast
+    print("per-item MOS:", json.dumps({k: pooled_mos(doc, k) for k in ITEMS})[:1500])
+
+
+def check_item_results_view(page: Any, doc: dict[str, Any], raters: list[str]) -> None:
+    """The results page's per-item view: each item's MOS and 95 % CI per scenario, as the
+    analysis computed them; SOS on the item's bounds; response times and fast raters."""
+    view = page.get_by_role("region", name="Rating items")
+    chooser = view.get_by_label("Item", exact=True)
+    for key in ITEMS:
+        chooser.select_option(key)
+        scale = doc["per_item"][key]["scale"]
+        expect(view.get_by_test_id("item-scale")).to_contain_text(
+            f"bounds {scale['min']} and {scale['max']}"
+        )
+        table = view.get_by_role("table", name=f"MOS of {key} per scenario")
+        rows = table.locator("tbody tr")
+        expect(rows).to_have_count(SCENARIOS)
+        expected = pooled_mos(doc, key)
+        for i in range(SCENARIOS):
+            cells = rows.nth(i).locator("th, td").all_inner_texts()
+            scenario, n, mos, ci = (c.strip() for c in cells)
+            row = expected[scenario]
+            assert (int(n), mos) == (row["n"], f"{row['mos']:.2f}"), (key, cells, row)
+            assert ci == f"{row['ci95_low']:.2f} – {row['ci95_high']:.2f}", (key, cells, row)
+    times = view.get_by_role("table", name="Response times").locator("tbody tr")
+    expect(times).to_have_count(len(ITEMS))
+    fast = view.get_by_test_id("fast-raters")
+    for rater in raters:
+        expect(fast).to_contain_text(rater)
 
 
 # --- the test ------------------------------------------------------------------------------------
@@ -464,6 +522,6 @@ def _rating_items_study(
         f" seen {min(lags):.0f}–{max(lags):.0f} ms after the page's first-shown time"
     )
     assert abs(worst) <= TOLERANCE_S, diffs
-    check_exports(page, app, study_id, typed)
-    check_results(page, app, study_id, title, errors)
+    raters = check_exports(page, app, study_id, typed)
+    check_results(page, app, study_id, title, raters, errors)
     assert not errors, errors
