@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from a11y import assert_accessible
 from flows import (
     create_and_start_session,
     participant_final_questions,
@@ -286,7 +287,11 @@ def run_session(
             expect(sliders).to_have_count(2)
             for i in range(2):
                 expect(sliders.nth(i)).to_have_attribute("aria-valuetext", "no value yet")
+            if rater == 1 and slot == 1:  # a training slot: its time is not analysed
+                assert_accessible(screen, "rating screen with four items, empty")
             rate_with_keyboard(screen, values)
+            if rater == 1 and slot == 1:
+                assert_accessible(screen, "rating screen with four items, answered")
             submitted = time.monotonic()
             screen.keyboard.press("Enter")
             typed.append(Typed(slot, code, training, values, submitted - seen, lag_ms))
