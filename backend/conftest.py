@@ -46,3 +46,11 @@ def researcher_client(researcher):  # type: ignore[no-untyped-def]
     client = APIClient()
     client.force_authenticate(researcher)
     return client
+
+
+@pytest.fixture
+def owned_example_study(researcher, example_study):  # type: ignore[no-untyped-def]
+    """The example study, owned by ``researcher`` (so ``researcher_client`` may edit it)."""
+    example_study.owner = researcher
+    example_study.save()
+    return example_study

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from live_server import RESEARCHER, STATION_NAME, LiveApp, fixture_ratings_csv
+from playwright.sync_api import expect
 
 
 def sign_in(page: Any, app: LiveApp) -> None:
@@ -35,6 +36,27 @@ def set_timings(page: Any, *, seconds_per_scenario: int, free_play_minutes: int)
     settings.get_by_label("Free play (minutes)").fill(str(free_play_minutes))
     settings.get_by_role("button", name="Save settings").click()
     settings.get_by_text("Saved.").wait_for()
+
+
+def create_study(page: Any, title: str, slug: str, *, game: str, pace: str) -> int:
+    """A new study from the console's Studies page: 5 s per scenario, no free play, one game.
+
+    Returns the study's id (from the editor's URL)."""
+    form = page.get_by_role("region", name="New study")
+    form.get_by_label("Title", exact=True).fill(title)
+    form.get_by_label("Slug", exact=True).fill(slug)
+    form.get_by_role("button", name="Create study").click()
+    page.get_by_role("form", name="Study settings").wait_for()
+    match = re.search(r"/console/studies/(\d+)", page.url)
+    assert match, page.url
+    set_timings(page, seconds_per_scenario=5, free_play_minutes=0)
+
+    games = page.get_by_role("table", name="Games")
+    games.get_by_label("Name of new game").fill(game)
+    games.get_by_label("Pace class of new game").select_option(pace)
+    games.get_by_role("button", name="Add", exact=True).click()
+    expect(games.get_by_label(f"Name of {game}")).to_have_value(game)
+    return int(match.group(1))
 
 
 def create_and_start_session(page: Any, game_label: str) -> str:

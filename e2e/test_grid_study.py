@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from flows import (
     create_and_start_session,
+    create_study,
     participant_final_questions,
     participant_until_free_play,
     sign_in,
@@ -67,39 +68,11 @@ GENERIC_FIGURES = {
 POLICY_FORMATS = ["json", "faucet", "ovs", "onos", "rest_qos", "ietf"]
 
 
-def study_id_of(page: Any) -> int:
-    match = re.search(r"/console/studies/(\d+)", page.url)
-    assert match, page.url
-    return int(match.group(1))
-
-
 def study_nav(page: Any, tab: str) -> None:
     page.get_by_role("navigation", name="Study").get_by_role("link", name=tab, exact=True).click()
 
 
 # --- the study and its design ----------------------------------------------------------------
-
-
-def create_study(page: Any, title: str, slug: str) -> int:
-    form = page.get_by_role("region", name="New study")
-    form.get_by_label("Title", exact=True).fill(title)
-    form.get_by_label("Slug", exact=True).fill(slug)
-    form.get_by_role("button", name="Create study").click()
-    page.get_by_role("form", name="Study settings").wait_for()
-    study_id = study_id_of(page)
-
-    settings = page.get_by_role("form", name="Study settings")
-    settings.get_by_label("Seconds per scenario").fill("5")
-    settings.get_by_label("Free play (minutes)").fill("0")
-    settings.get_by_role("button", name="Save settings").click()
-    settings.get_by_text("Saved.").wait_for()
-
-    games = page.get_by_role("table", name="Games")
-    games.get_by_label("Name of new game").fill(GAME)
-    games.get_by_label("Pace class of new game").select_option(GAME_PACE)
-    games.get_by_role("button", name="Add", exact=True).click()
-    expect(games.get_by_label(f"Name of {GAME}")).to_have_value(GAME)
-    return study_id
 
 
 def set_factor(group: Any, factor: str, direction: str, levels: str) -> None:
@@ -373,7 +346,7 @@ def _grid_study(app: LiveApp, browser: Any, page: Any, errors: list[str], tmp: P
     sign_in(page, app)
     suffix = re.sub(r"\D", "", tmp.name)[-6:] or "0"
     title = f"Grid study {suffix}"
-    study_id = create_study(page, title, f"grid-study-{suffix}")
+    study_id = create_study(page, title, f"grid-study-{suffix}", game=GAME, pace=GAME_PACE)
     build_grid(page)
     add_burst_loss_scenario(page)
     scenarios = scenario_values(page, app, study_id)

@@ -34,6 +34,7 @@ import pytest
 from a11y import assert_accessible
 from flows import (
     create_and_start_session,
+    create_study,
     participant_final_questions,
     participant_until_free_play,
     sign_in,
@@ -88,29 +89,6 @@ def api_json(page: Any, app: LiveApp, path: str) -> Any:
 
 
 # --- the study -----------------------------------------------------------------------------------
-
-
-def create_study(page: Any, title: str, slug: str) -> int:
-    form = page.get_by_role("region", name="New study")
-    form.get_by_label("Title", exact=True).fill(title)
-    form.get_by_label("Slug", exact=True).fill(slug)
-    form.get_by_role("button", name="Create study").click()
-    page.get_by_role("form", name="Study settings").wait_for()
-    match = re.search(r"/console/studies/(\d+)", page.url)
-    assert match, page.url
-
-    settings = page.get_by_role("form", name="Study settings")
-    settings.get_by_label("Seconds per scenario").fill("5")
-    settings.get_by_label("Free play (minutes)").fill("0")
-    settings.get_by_role("button", name="Save settings").click()
-    settings.get_by_text("Saved.").wait_for()
-
-    games = page.get_by_role("table", name="Games")
-    games.get_by_label("Name of new game").fill(GAME)
-    games.get_by_label("Pace class of new game").select_option(GAME_PACE)
-    games.get_by_role("button", name="Add", exact=True).click()
-    expect(games.get_by_label(f"Name of {GAME}")).to_have_value(GAME)
-    return int(match.group(1))
 
 
 def build_delay_design(page: Any) -> None:
@@ -505,7 +483,7 @@ def _rating_items_study(
     sign_in(page, app)
     suffix = re.sub(r"\D", "", tmp.name)[-6:] or "0"
     title = f"Rating items study {suffix}"
-    study_id = create_study(page, title, f"rating-items-{suffix}")
+    study_id = create_study(page, title, f"rating-items-{suffix}", game=GAME, pace=GAME_PACE)
     build_delay_design(page)
     scenarios = api_json(page, app, f"studies/{study_id}/")["scenarios"]
     delay_of = {s["code"]: s["downstream"]["delay_ms"] for s in scenarios}

@@ -73,6 +73,35 @@ def rating_histograms(
     return counts.sort_index()
 
 
+def _summary_frame(
+    n: np.ndarray[Any, Any],
+    mos: np.ndarray[Any, Any],
+    sos: np.ndarray[Any, Any],
+    level: float,
+    *,
+    gob: np.ndarray[Any, Any],
+    pow_: np.ndarray[Any, Any],
+    index: pd.Index,
+) -> pd.DataFrame:
+    """The summary columns per group: n, MOS, SOS, the CI MOS ± t(1 − α/2, n − 1)·SOS/√n
+    (P.1401 §7.3; none for n = 1), %GoB and %PoW (``gob``/``pow_`` given as fractions)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tq = np.where(n > 1, stats.t.ppf((1.0 + level) / 2.0, np.maximum(n - 1, 1)), np.nan)
+        half = tq * sos / np.sqrt(n)
+    return pd.DataFrame(
+        {
+            "n": n.astype(np.int64),
+            "mos": mos,
+            "sos": sos,
+            "ci95_low": mos - half,
+            "ci95_high": mos + half,
+            "gob_pct": 100.0 * gob,
+            "pow_pct": 100.0 * pow_,
+        },
+        index=index,
+    )
+
+
 def summarise_histograms(
     counts: pd.DataFrame,
     level: float = 0.95,
@@ -91,19 +120,14 @@ def summarise_histograms(
     ss = (c * (points[None, :] - mos[:, None]) ** 2).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         sos = np.where(n > 1, np.sqrt(ss / np.maximum(n - 1, 1)), np.nan)
-        tq = np.where(n > 1, stats.t.ppf((1.0 + level) / 2.0, np.maximum(n - 1, 1)), np.nan)
-        half = tq * sos / np.sqrt(n)
     levels = counts.columns.to_numpy()
-    out = pd.DataFrame(
-        {
-            "n": n.astype(np.int64),
-            "mos": mos,
-            "sos": sos,
-            "ci95_low": mos - half,
-            "ci95_high": mos + half,
-            "gob_pct": 100.0 * c[:, levels >= gob_from].sum(axis=1) / n,
-            "pow_pct": 100.0 * c[:, levels <= pow_to].sum(axis=1) / n,
-        },
+    out = _summary_frame(
+        n,
+        mos,
+        sos,
+        level,
+        gob=c[:, levels >= gob_from].sum(axis=1) / n,
+        pow_=c[:, levels <= pow_to].sum(axis=1) / n,
         index=counts.index,
     )
     for k in levels:
@@ -133,20 +157,14 @@ def summarise_values(
     n = agg["n"].to_numpy(dtype=np.float64)
     sos = np.where(n > 1, agg["sos"].to_numpy(dtype=np.float64), np.nan)
     mos = agg["mos"].to_numpy(dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tq = np.where(n > 1, stats.t.ppf((1.0 + level) / 2.0, np.maximum(n - 1, 1)), np.nan)
-        half = tq * sos / np.sqrt(n)
     keys = keys.astype({c: str for c in by if not pd.api.types.is_numeric_dtype(keys[c])})
-    out = pd.DataFrame(
-        {
-            "n": n.astype(np.int64),
-            "mos": mos,
-            "sos": sos,
-            "ci95_low": mos - half,
-            "ci95_high": mos + half,
-            "gob_pct": 100.0 * agg["gob"].to_numpy(dtype=np.float64),
-            "pow_pct": 100.0 * agg["pw"].to_numpy(dtype=np.float64),
-        },
+    out = _summary_frame(
+        n,
+        mos,
+        sos,
+        level,
+        gob=agg["gob"].to_numpy(dtype=np.float64),
+        pow_=agg["pw"].to_numpy(dtype=np.float64),
         index=pd.MultiIndex.from_frame(keys),
     )
     return out.sort_index()

@@ -14,23 +14,14 @@ from qoelab.ratings.models import Rating
 from qoelab.runs.tests.test_bad_input import rejected
 from qoelab.studies.models import Study
 from qoelab.studies.rating_items import GAMING_PRESET
+from qoelab.studies.tests.test_rating_items_api import ZERO_TO_SIX
 
 HEADER = "rater_id,session_id,game,game_pace,scenario,ds_delay_ms,item,rating"
-ZERO_TO_SIX = [
-    {
-        "key": "overall",
-        "question": {"en": "Quality?", "de": "Qualität?"},
-        "scale": {"kind": "discrete", "min": 0, "max": 6, "step": 1},
-        "required": True,
-    }
-]
 
 
 @pytest.fixture
-def owned(researcher_client: APIClient, example_study: Study) -> Study:
-    example_study.owner = researcher_client.handler._force_user  # type: ignore[attr-defined]
-    example_study.save()
-    return example_study
+def owned(researcher_client: APIClient, owned_example_study: Study) -> Study:
+    return owned_example_study  # researcher_client first: the study's owner is its user
 
 
 def post_csv(client: APIClient, study: Study, text: str) -> Any:
@@ -61,7 +52,7 @@ def test_a_zero_to_six_dataset_imports_once_the_scale_is_declared(
     # Undeclared (ACR-5): the 0 on line 3 is refused with its line, and nothing is written.
     rejected(lambda: post_csv(researcher_client, owned, text), 400, "line 3:", "item overall: 0")
     response = researcher_client.patch(
-        f"/api/v1/studies/{owned.pk}/", {"rating_items": ZERO_TO_SIX}, format="json"
+        f"/api/v1/studies/{owned.pk}/", {"rating_items": [ZERO_TO_SIX]}, format="json"
     )
     assert response.status_code == 200, response.content
     response = post_csv(researcher_client, owned, text)

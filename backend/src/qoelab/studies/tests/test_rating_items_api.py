@@ -23,10 +23,8 @@ ZERO_TO_SIX = {
 
 
 @pytest.fixture
-def owned(researcher_client: APIClient, example_study: Study) -> Study:
-    example_study.owner = researcher_client.handler._force_user  # type: ignore[attr-defined]
-    example_study.save()
-    return example_study
+def owned(researcher_client: APIClient, owned_example_study: Study) -> Study:
+    return owned_example_study  # researcher_client first: the study's owner is its user
 
 
 def patch(client: APIClient, study: Study, body: dict[str, Any]) -> Any:
