@@ -7,6 +7,7 @@
 import { useId, useState } from 'react';
 
 import { ALL_GAMES } from '../analysisTypes';
+import { ItemCorrelationFigure } from './ItemCorrelationFigure';
 import { multiItemSections, pooledMos } from './itemsDoc';
 import type { Correlation, ItemsSections } from './itemsDoc';
 
@@ -72,6 +73,7 @@ function ItemResultsFor({ sections }: { sections: ItemsSections }) {
         </>
       )}
       <ItemCorrelations sections={sections} />
+      <ItemCorrelationFigure sections={sections} />
       <ResponseTimesTable sections={sections} />
     </section>
   );
