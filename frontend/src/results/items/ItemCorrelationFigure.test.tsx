@@ -4,8 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { GAMING_PRESET } from '../../participant/ratingItems.fixture';
 import { ItemCorrelationFigure } from './ItemCorrelationFigure';
-import type { ScenarioItemMos } from './ItemCorrelationFigure';
-import type { ItemPair, ItemSection, ItemsSections } from './itemsDoc';
+import type { ItemPair, ItemSection, ItemsSections, ScenarioItemMos } from './itemsDoc';
 
 interface Drawn {
   data: ChartData<'scatter'>;

@@ -12,19 +12,7 @@ import { useChartRef } from '../charts/common';
 import { DataTable, Figure } from '../charts/Figure';
 import { colour } from '../charts/setup';
 import type { Cell } from '../csv';
-import type { Correlation, ItemPair, ItemsSections } from './itemsDoc';
-
-/** One row of `item_correlations.mos`: a scenario's MOS per item (null: not rated there). */
-export interface ScenarioItemMos {
-  scenario: string;
-  mos: Record<string, number | null>;
-}
-
-/** The item sections are the analysis document itself: its `meta` and the per-scenario MOS. */
-type CorrelationDoc = ItemsSections & {
-  meta?: { primary_item?: string | null };
-  item_correlations?: { mos?: ScenarioItemMos[] };
-};
+import type { Correlation, ItemPair, ItemsSections, ScenarioItemMos } from './itemsDoc';
 
 export interface ItemPoint {
   scenario: string;
@@ -52,8 +40,7 @@ const stat = (name: string, c: Correlation) => `${name} = ${c.r === null ? '— 
 
 const HEADER = ['scenario', 'item_x', 'mos_x', 'item_y', 'mos_y'];
 
-export function ItemCorrelationFigure({ sections }: { sections: ItemsSections }) {
-  const doc = sections as CorrelationDoc;
+export function ItemCorrelationFigure({ sections: doc }: { sections: ItemsSections }) {
   const pairs = doc.item_correlations?.pairs ?? [];
   const rows = doc.item_correlations?.mos;
   const [chosen, setChosen] = useState<string | null>(null);
@@ -62,7 +49,7 @@ export function ItemCorrelationFigure({ sections }: { sections: ItemsSections })
   const pair = pairs.find((p) => pairKey(p) === chosen) ?? defaultPair(pairs, doc.meta?.primary_item);
   const [a, b] = pair?.items ?? ['', ''];
   const points = pair && rows ? pairPoints(rows, pair.items) : [];
-  const scaleOf = (key: string) => sections.items.find((i) => i.key === key)?.scale;
+  const scaleOf = (key: string) => doc.items.find((i) => i.key === key)?.scale;
   const axis = (key: string) => {
     const scale = scaleOf(key);
     return { type: 'linear' as const, min: scale?.min, max: scale?.max, title: { display: true, text: `MOS of ${key}` } };

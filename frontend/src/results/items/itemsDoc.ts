@@ -41,10 +41,18 @@ export interface ResponseTimes {
   p90: number | null;
 }
 
+/** One row of `item_correlations.mos`: a scenario's MOS per item (null: not rated there). */
+export interface ScenarioItemMos {
+  scenario: string;
+  mos: Record<string, number | null>;
+}
+
 export interface ItemsSections {
+  /** The analysis document's meta: the primary item is the one its top level describes. */
+  meta?: { primary_item?: string | null };
   items: (RatingItem & { n?: number })[];
   per_item: Record<string, ItemSection>;
-  item_correlations?: { condition?: string; pairs: ItemPair[] };
+  item_correlations?: { condition?: string; pairs: ItemPair[]; mos?: ScenarioItemMos[] };
   response_times?: Record<string, ResponseTimes>;
   /** Raters whose median response time is below the study's `min_response_ms`. */
   fast_raters?: { rater_id: string; n: number; median_ms: number; share_fast: number }[];
