@@ -54,3 +54,16 @@ def owned_example_study(researcher, example_study):  # type: ignore[no-untyped-d
     example_study.owner = researcher
     example_study.save()
     return example_study
+
+
+@pytest.fixture
+def tasks_in_process():  # type: ignore[no-untyped-def]
+    """Celery tasks run inside the request, as in the demo (CELERY_TASK_ALWAYS_EAGER), also
+    when CI points CELERY_BROKER_URL at Redis: tests of what a job does need no worker.
+    The worker path itself is tested by core/tests/test_celery.py and the deploy smoke test."""
+    from qoelab.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager

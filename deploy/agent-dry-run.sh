@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# A netem agent in dry-run mode (records operations, changes no interface): the Procfile's
+# A netem agent in dry-run mode (records operations, changes no interface): Procfile.rehearsal's
 # `agent` process, the agent of `make demo` (scripts/demo.sh) and of the production smoke
 # test. The one launcher of a dry-run agent; everything comes from the environment:
 #   NETEM_AGENT_TOKEN   required, at least 16 characters (give the same token to the station)
-#   NETEM_AGENT_LISTEN  address to listen on (127.0.0.1)
+#   NETEM_AGENT_LISTEN  address to listen on (127.0.0.1; the agent refuses any non-loopback
+#                       address without TLS, docs/agent.md "Transport security")
 #   NETEM_AGENT_PORT    port (8787)
 #   NETEM_AGENT_DIR     where its configuration, token and state go
 #                       (default $QOELAB_DATA_DIR/netem-agent, QOELAB_DATA_DIR default var/)

@@ -2,21 +2,28 @@
 
     gunicorn -c deploy/gunicorn.conf.py qoelab.wsgi:application
 
-Environment: GUNICORN_BIND (default 0.0.0.0:8000), GUNICORN_WORKERS (default 2 x CPUs + 1,
-at most 8), GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS (addresses of the reverse
-proxy whose X-Forwarded-* headers are trusted; default 127.0.0.1). With QOELAB_ENV=production
-gunicorn's own error and access logs are JSON lines too, like Django's (qoelab.settings).
+Environment: GUNICORN_BIND (default 127.0.0.1:8000: behind nginx on the same host; the
+container image sets 0.0.0.0:8000, a lab without a proxy sets it too), GUNICORN_WORKERS
+(default 2 x CPUs + 1, at most 8), GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS
+(proxies whose X-Forwarded-Proto gunicorn believes; default: QOELAB_TRUSTED_PROXIES, the
+list Django reads X-Forwarded-For from, which is empty unless set — nobody is trusted
+implicitly). With QOELAB_ENV=production gunicorn's own error and access logs are JSON
+lines too, like Django's (qoelab.settings).
 """
 
 import multiprocessing
 import os
 
-bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+bind = os.environ.get("GUNICORN_BIND", "").strip() or "127.0.0.1:8000"
 workers = int(os.environ.get("GUNICORN_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 8)))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 keepalive = 5
-forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Explicit, never gunicorn's implicit default (FORWARDED_ALLOW_IPS or 127.0.0.1,::1).
+forwarded_allow_ips = (
+    os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "").strip()
+    or os.environ.get("QOELAB_TRUSTED_PROXIES", "").strip()
+)
 accesslog = "-"
 errorlog = "-"
 # Heartbeat files on tmpfs when there is one (containers: /dev/shm), not on the image's disk.

@@ -12,7 +12,7 @@ import urllib.request
 
 hosts = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()]
 host = next((h.lstrip(".") for h in hosts if h != "*"), "localhost")
-port = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000").rsplit(":", 1)[-1]
+port = (os.environ.get("GUNICORN_BIND", "").strip() or "127.0.0.1:8000").rsplit(":", 1)[-1]
 request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"Host": host})
 try:
     with urllib.request.urlopen(request, timeout=8) as response:

@@ -261,8 +261,11 @@ def test_results_explorer_shows_every_figure_for_the_study(
 
     # Filters: one game.
     page.get_by_label("Game", exact=True).select_option(GAME)
+    # A function, not an expression: an expression is eval'ed in the page, which the
+    # Content-Security-Policy (no 'unsafe-eval') refuses.
     page.wait_for_function(
-        "document.querySelector(\"figure[data-chart='mos-per-scenario']\").dataset.points === '10'"
+        "() => document.querySelector(\"figure[data-chart='mos-per-scenario']\")"
+        ".dataset.points === '10'"
     )
     assert points("m1-m2-heatmap") == 25
 

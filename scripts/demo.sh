@@ -131,7 +131,7 @@ if ! net wait-agent "$AGENT_URL" "$agent_pid" "$AGENT_LOG" "$WAIT"; then
   exit 1
 fi
 previous_url=$(cat "$AGENT_URL_FILE" 2>/dev/null || echo "$LEGACY_AGENT_URL")
-manage ensure_station --name "Seat 1" --agent-url "$AGENT_URL" --token="$AGENT_TOKEN" \
+manage ensure_station --name "Seat 1" --agent-url "$AGENT_URL" --token="$AGENT_TOKEN" --owner researcher \
   --if-absent --previous-agent-url "$previous_url"
 echo "$AGENT_URL" >"$AGENT_URL_FILE"
 

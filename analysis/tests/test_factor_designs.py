@@ -22,13 +22,21 @@ NEUTRAL = {tidy_column(d, f.key): f.neutral for f in FACTORS for d in ("downstre
 
 
 def _wide(study_dir: Path) -> pd.DataFrame:
-    """The example study as the export writes it now: all 30 factor columns and the
-    long-format item columns (one item "overall", no training, no response times)."""
+    """The example study as the export writes it now: all 30 factor columns, the
+    long-format item columns (one item "overall", no training, no response times) and the
+    provenance columns (a netlink agent)."""
     raw = pd.read_csv(study_dir / "ratings.csv", dtype=str)
     for column in FACTOR_COLUMNS:
         if column not in raw.columns:
             raw[column] = str(NEUTRAL[column])
-    raw = raw.assign(item="overall", training="0", response_ms="", since_end_ms="")
+    raw = raw.assign(
+        item="overall",
+        training="0",
+        response_ms="",
+        since_end_ms="",
+        agent_backend="netlink",
+        agent_version="0.1.0",
+    )
     extra = [c for c in raw.columns if c not in TIDY_COLUMNS]  # per-rater columns (age…)
     return raw[[*TIDY_COLUMNS, *extra]]
 

@@ -143,3 +143,21 @@ def test_cli_writes_tables_and_plots_for_one_session(
     assert main(["analyze", str(path), "--out", str(tmp_path / "out")]) == 0
     assert json.loads(capsys.readouterr().out)["meta"]["n_sessions"] == 1
     assert (tmp_path / "out" / "thresholds.csv").exists()
+
+
+def test_agent_provenance_columns_are_counted_never_analysed(raw: pd.DataFrame) -> None:
+    """Issue 13: the export's agent_backend/agent_version are accepted (empty = unknown),
+    counted per backend in meta and notes, and never become a factor of weights or tree."""
+    table = raw.copy()
+    dry = table["rater_id"] == table["rater_id"].iloc[0]
+    table["agent_backend"] = ["dry-run" if d else "netlink" for d in dry]
+    table["agent_version"] = ["" if d else "0.1.0" for d in dry]
+    doc = _analyse(table)
+    n_dry = int(dry.sum())
+    assert doc["meta"]["agent_backends"] == {"dry-run": n_dry, "netlink": len(table) - n_dry}
+    assert doc["meta"]["n_ratings_dry_run"] == n_dry
+    assert doc["notes"]["provenance"].startswith(f"{n_dry} of {len(table)} ratings")
+    assert not {"agent_backend", "agent_version"} & set(doc["meta"]["factors"])
+    plain = _analyse(raw)
+    assert plain["meta"]["agent_backends"] is None and "provenance" not in plain["notes"]
+    assert plain["weights"] == doc["weights"]

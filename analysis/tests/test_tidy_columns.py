@@ -48,6 +48,8 @@ def test_the_export_columns_hold_every_registry_factor_in_order() -> None:
         "training",
         "response_ms",
         "since_end_ms",
+        "agent_backend",
+        "agent_version",
     ) == tidy_columns.TIDY_COLUMNS
     assert not set(tidy_columns.ITEM_COLUMNS) & set(tidy_columns.REQUIRED_COLUMNS)
     # the table-4.1 columns keep the registry's relative order (delay before loss)

@@ -16,3 +16,8 @@ def pytest_configure(config: pytest.Config) -> None:
         "slow: runs a whole tool chain on a copy of the tree (e.g. the CI gate with "
         "`make lint`); deselect with -m 'not slow'",
     )
+    config.addinivalue_line(
+        "markers",
+        "kernel: boots the user-mode Linux kernel (package user-mode-linux) and measures "
+        "netem with real packets; deselect with -m 'not kernel'",
+    )

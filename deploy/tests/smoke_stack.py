@@ -78,6 +78,12 @@ class Stack:
             "DATABASE_URL": services.database_url,
             "CELERY_BROKER_URL": services.broker_url,
             "CELERY_RESULT_BACKEND": services.result_url,
+            # Production needs a shared cache; the results database holds it here (its keys
+            # carry their own prefix).
+            "QOELAB_CACHE_URL": services.result_url,
+            # The smoke test asks /healthz?worker=1 for each newly started worker: a shared
+            # answer must not outlive the worker that gave it.
+            "QOELAB_HEALTH_WORKER_CACHE_SECONDS": "1",
             "QOELAB_DATA_DIR": str(directory / "data"),
             "QOELAB_STATIC_ROOT": str(directory / "static"),
             "GUNICORN_BIND": f"127.0.0.1:{self.port}",

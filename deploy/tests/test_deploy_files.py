@@ -115,17 +115,27 @@ def test_every_compose_variable_is_documented_in_env_example() -> None:
     assert used - documented == set()
 
 
-def test_procfile_names_web_worker_and_dry_run_agent() -> None:
-    processes = dict(
+def _processes(name: str) -> dict[str, str]:
+    return dict(
         line.split(":", 1)
-        for line in (REPO / "Procfile").read_text().splitlines()
+        for line in (REPO / name).read_text().splitlines()
         if line and not line.startswith("#")
     )
+
+
+def test_procfile_names_web_worker_and_beat_and_no_dry_run_agent() -> None:
+    """Issue 13: the default Procfile starts no dry-run agent (it applies nothing to a
+    kernel); the rehearsal Procfile is the explicit opt-in, otherwise the same processes."""
+    processes = _processes("Procfile")
     assert "gunicorn --config deploy/gunicorn.conf.py qoelab.wsgi:application" in processes["web"]
     assert "celery --app qoelab worker" in processes["worker"]
     assert "celery --app qoelab beat" in processes["beat"]
-    assert processes["agent"].strip() == "deploy/agent-dry-run.sh"
-    for command in processes.values():
+    assert set(processes) == {"web", "worker", "beat"}
+    assert not any("dry-run" in command for command in processes.values())
+    rehearsal = _processes("Procfile.rehearsal")
+    assert rehearsal["agent"].strip() == "deploy/agent-dry-run.sh"
+    assert {k: v for k, v in rehearsal.items() if k != "agent"} == processes
+    for command in rehearsal.values():
         executable = command.split()[0]
         assert (REPO / executable).exists() or executable.startswith(".venv/"), executable
 

@@ -104,11 +104,16 @@ def _run(stack: Stack, timings: dict[str, Any]) -> None:
     # --- a complete session through the HTTP API ------------------------------------------
     t1 = time.monotonic()
     study = next(s for s in researcher.get("/api/v1/studies/") if s["slug"] == "cloud-gaming-2014")
-    study = researcher.get(f"/api/v1/studies/{study['id']}/")
+    # The smoke seat's agent is a dry-run one: in production only a rehearsal may use it.
+    study = researcher.call(
+        "PATCH", f"/api/v1/studies/{study['id']}/", 200, json={"rehearsal": True}
+    )
+    assert study["rehearsal"] is True
     station = next(s for s in researcher.get("/api/v1/stations/") if s["name"] == "Smoke seat")
     session = _complete_session(stack, researcher, study, station)
     rows = _export_rows(researcher, study["id"])
     assert len(rows) == session["scenario_count"] == len(study["scenarios"])
+    assert {row["agent_backend"] for row in rows} == {"dry-run"}
     # The export's impairments are what the agent installed, scenario by scenario.
     installed = _agent_installed_profiles(stack)
     assert len(installed) == len(rows)
@@ -118,11 +123,16 @@ def _run(stack: Stack, timings: dict[str, Any]) -> None:
     timings["session_s"] = round(time.monotonic() - t1, 1)
 
     # --- more ratings: a synthetic study imported as a tidy CSV -----------------------------
-    imported = researcher.post(
+    # The import is a job for the worker: the request answers at once (202).
+    submitted = researcher.post(
         f"/api/v1/studies/{study['id']}/import/",
         data=_synthetic_ratings(study).encode(),
         headers={"Content-Type": "text/csv"},
+        expect=202,
     )
+    imported = _wait_imported(researcher, submitted, worker1)
+    assert imported["worker"].startswith("smoke-1@"), imported
+    timings["import_s"] = _duration(imported)
     total_rows = len(rows) + imported["ratings"]
 
     # --- hard stop: SIGKILL the worker in the middle of a job ------------------------------
@@ -184,11 +194,13 @@ def _run(stack: Stack, timings: dict[str, Any]) -> None:
 
     # --- warm stop: SIGTERM in the middle of a job, then a restart -------------------------
     # New ratings (one more imported session) make a new analysis input, hence a new job.
-    researcher.post(
+    late = researcher.post(
         f"/api/v1/studies/{study['id']}/import/",
         data=_synthetic_ratings(study, raters=1, sessions=1, prefix="LATE-").encode(),
         headers={"Content-Type": "text/csv"},
+        expect=202,
     )
+    _wait_imported(researcher, late, worker2)
     job3 = researcher.post(f"/api/v1/studies/{study['id']}/analysis/", {}, 202)
     assert job3["input_rows"] == total_rows + len(study["scenarios"]), job3
     running3 = _wait_running(researcher, job3["id"], worker2)
@@ -385,6 +397,19 @@ def _children(pid: int) -> list[int]:
 def _job(api: Api, job_id: int) -> dict[str, Any]:
     body: dict[str, Any] = api.get(f"/api/v1/analysis-jobs/{job_id}/")
     return body
+
+
+def _wait_imported(api: Api, submitted: dict[str, Any], worker: Process) -> dict[str, Any]:
+    """Poll an import job until the worker has finished it; it must have succeeded."""
+
+    def finished() -> dict[str, Any] | None:
+        worker.check_alive()
+        job: dict[str, Any] = api.get(f"/api/v1/import-jobs/{submitted['id']}/")
+        return job if job["state"] in {"succeeded", "failed"} else None
+
+    job: dict[str, Any] = wait_for(f"import {submitted['id']}", finished, timeout=60, interval=0.1)
+    assert job["state"] == "succeeded" and job["ratings"] > 0, job
+    return job
 
 
 def _wait_running(api: Api, job_id: int, worker: Process) -> dict[str, Any]:

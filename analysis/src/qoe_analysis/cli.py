@@ -135,19 +135,39 @@ def _add_policy_parser(sub: Any) -> None:
     check.add_argument("--indent", type=int, default=2)
 
 
+def _escaped(frame: Any) -> Any:
+    """The frame with its text cells escaped against spreadsheet formulas
+    (:mod:`qoe_analysis.csv_cells`: a game ``=x`` is written ``'=x``); numbers unchanged."""
+    from qoe_analysis.csv_cells import escape_text_cell
+
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype == object or str(out[column].dtype).startswith(("str", "string")):
+            out[column] = out[column].map(
+                lambda cell: escape_text_cell(cell) if isinstance(cell, str) else cell
+            )
+    return out
+
+
 def _write_tables(doc: dict[str, Any], out: Path) -> None:
     import pandas as pd
 
-    pd.DataFrame(doc["conditions"]).drop(columns=["distribution"]).to_csv(
+    pd.DataFrame(doc["conditions"]).drop(columns=["distribution"]).pipe(_escaped).to_csv(
         out / "conditions.csv", index=False
     )
-    pd.DataFrame(doc["reliability"]["intra"]).to_csv(out / "intra_rater.csv", index=False)
-    pd.DataFrame(doc["reliability"]["screening"]["p913"]["per_rater"]).to_csv(
+    pd.DataFrame(doc["reliability"]["intra"]).pipe(_escaped).to_csv(
+        out / "intra_rater.csv", index=False
+    )
+    pd.DataFrame(doc["reliability"]["screening"]["p913"]["per_rater"]).pipe(_escaped).to_csv(
         out / "p913_screening.csv", index=False
     )
     subject = doc["subject_model"]
-    pd.DataFrame(subject["conditions"]).to_csv(out / "subject_model_conditions.csv", index=False)
-    pd.DataFrame(subject["raters"]).to_csv(out / "subject_model_raters.csv", index=False)
+    pd.DataFrame(subject["conditions"]).pipe(_escaped).to_csv(
+        out / "subject_model_conditions.csv", index=False
+    )
+    pd.DataFrame(subject["raters"]).pipe(_escaped).to_csv(
+        out / "subject_model_raters.csv", index=False
+    )
     rel = doc["reliability"]
     reasons = {
         "intra_rater": {r["rater_id"]: r["reason"] for r in rel["intra"]},
@@ -172,10 +192,10 @@ def _write_tables(doc: dict[str, Any], out: Path) -> None:
             }
             for entry in rel["rater_status"]
         ]
-    ).to_csv(out / "rater_status.csv", index=False)
+    ).pipe(_escaped).to_csv(out / "rater_status.csv", index=False)
     inter = pd.DataFrame(doc["reliability"]["inter"])
     quantiles = inter.pop("quantiles").apply(lambda q: pd.Series(q or {}))
-    pd.concat([inter.drop(columns=["scenarios"]), quantiles], axis=1).to_csv(
+    pd.concat([inter.drop(columns=["scenarios"]), quantiles], axis=1).pipe(_escaped).to_csv(
         out / "inter_rater.csv", index=False
     )
     weights = doc["weights"]
@@ -186,7 +206,7 @@ def _write_tables(doc: dict[str, Any], out: Path) -> None:
             "rapidminer_weight": [weights["rapidminer"][f] for f in weights["weka"]],
             "rapidminer_gain_bits": [weights["rapidminer_gain_bits"][f] for f in weights["weka"]],
         }
-    ).to_csv(out / "weights.csv", index=False)
+    ).pipe(_escaped).to_csv(out / "weights.csv", index=False)
     rows = []
     for pace, per_dir in doc["thresholds"]["by_pace"].items():
         for direction in ("downstream", "upstream", "both"):
@@ -199,10 +219,10 @@ def _write_tables(doc: dict[str, Any], out: Path) -> None:
                         **{k: v for k, v in entry.items() if not isinstance(v, list)},
                     }
                 )
-    pd.DataFrame(rows).to_csv(out / "thresholds.csv", index=False)
+    pd.DataFrame(rows).pipe(_escaped).to_csv(out / "thresholds.csv", index=False)
     pd.DataFrame(
         [{"item": key, **row} for key, entry in doc["per_item"].items() for row in entry["mos"]]
-    ).drop(columns=["distribution"]).to_csv(out / "items_mos.csv", index=False)
+    ).drop(columns=["distribution"]).pipe(_escaped).to_csv(out / "items_mos.csv", index=False)
     (out / "tree_rules.txt").write_text(
         "\n".join(r["text"] for r in doc["tree"]["rules"]) + "\n", encoding="utf-8"
     )
@@ -239,7 +259,7 @@ def _synth(args: argparse.Namespace) -> int:
         sessions = round(args.participants * 79 / 58)
     df, truth = generate_study(args.participants, sessions, seed=args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
-    df.to_csv(args.out / "ratings.csv", index=False)
+    _escaped(df).to_csv(args.out / "ratings.csv", index=False)
     (args.out / "truth.json").write_text(json.dumps(truth, indent=2) + "\n", encoding="utf-8")
     return 0
 

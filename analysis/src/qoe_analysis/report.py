@@ -39,6 +39,7 @@ from qoe_analysis.study_factors import (
 )
 from qoe_analysis.tabular import group_codes, records
 from qoe_analysis.thresholds import kpi_thresholds
+from qoe_analysis.tidy_columns import AGENT_BACKEND, DRY_RUN, PROVENANCE_COLUMNS
 from qoe_analysis.tree import fit_rep_tree, predict
 from qoe_analysis.tree_rules import tree_rules, tree_to_dict
 from qoe_analysis.validation import table_sidecar, validate_ratings
@@ -66,13 +67,37 @@ def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
 def factor_frame(table: pd.DataFrame) -> pd.DataFrame:
     """The factors: every impairment factor column that varies (registry order; constant
     ones carry no information and are left out), game pace, game (unless it only restates
-    the pace), and every extra per-rater/per-session column."""
+    the pace), and every extra per-rater/per-session column (provenance columns are no
+    factor: which agent applied an impairment must not explain a rating)."""
     present = set(factor_columns_in(table.columns))
-    extra = [c for c in table.columns if c not in REQUIRED_COLUMNS and c not in present]
+    extra = [
+        c
+        for c in table.columns
+        if c not in REQUIRED_COLUMNS and c not in present and c not in PROVENANCE_COLUMNS
+    ]
     columns = [*varying_factor_columns(table), PACE]
     if table[GAME].nunique() > table[PACE].nunique():
         columns.append(GAME)
     return table[[*columns, *extra]]
+
+
+def agent_backends(table: pd.DataFrame) -> dict[str, int] | None:
+    """Ratings per agent backend (``agent_backend``; "" = unknown), None without the column."""
+    if AGENT_BACKEND not in table.columns:
+        return None
+    counts = table[AGENT_BACKEND].astype(str).value_counts()
+    return {str(name): int(n) for name, n in sorted(counts.items())}
+
+
+def dry_run_note(backends: dict[str, int] | None, n_ratings: int) -> dict[str, str]:
+    """``{"provenance": reason}`` when ratings were taken on a dry-run agent."""
+    dry = (backends or {}).get(DRY_RUN, 0)
+    if not dry:
+        return {}
+    return {
+        "provenance": f"{dry} of {n_ratings} ratings were taken on a dry-run agent: no "
+        "impairment was applied to a kernel, so they rate an unimpaired game (a rehearsal)"
+    }
 
 
 def analyze(
@@ -174,6 +199,7 @@ def analyze(
     )
 
     report(0.95, "assembling")
+    backends = agent_backends(table)
     doc: dict[str, Any] = {
         "meta": {
             "qoe_analysis_version": __version__,
@@ -195,6 +221,9 @@ def analyze(
             "primary_item": primary,
             "acceptance": acceptance,
             "min_response_ms": sidecar.min_response_ms,
+            # provenance (issue 13): a dry-run agent applied nothing to a kernel
+            "agent_backends": backends,
+            "n_ratings_dry_run": None if backends is None else backends.get(DRY_RUN, 0),
         },
         "conditions": records(cond_out),
         "sos_hypothesis": {
@@ -269,7 +298,10 @@ def analyze(
             "rules": tree_rules(root),
         },
         "thresholds": thresholds,
-        "notes": pilot_notes(table, groups, subject, thresholds, varying, sos_used.get("a"), scale),
+        "notes": {
+            **pilot_notes(table, groups, subject, thresholds, varying, sos_used.get("a"), scale),
+            **dry_run_note(backends, len(table)),
+        },
     }
     out: dict[str, Any] = json_ready(doc)
     out["reliability"]["intra"] = records(intra)

@@ -12,6 +12,9 @@ The export writes every factor column (:data:`TIDY_COLUMNS`); a table to analyse
 identity columns, the rating and at least one factor column (:data:`REQUIRED_COLUMNS`);
 without an ``item`` column the table is one item "overall" on ACR-5, without ``training``
 nothing is training, and the response-time columns are optional (empty = not measured).
+``agent_backend`` and ``agent_version`` (optional, :data:`PROVENANCE_COLUMNS`) say which
+netem agent backend applied the impairment (``netlink``, ``dry-run`` — nothing applied to a
+kernel —, ``import``…; empty = unknown): provenance, never a factor of the analysis.
 Any other column is a per-rater or per-session factor.
 
 Standard library only and imported by the backend at start-up: importing this module must
@@ -25,6 +28,9 @@ from typing import Final
 from netem_profile.factors import factor_columns, parse_column
 
 __all__ = [
+    "AGENT_BACKEND",
+    "AGENT_VERSION",
+    "DRY_RUN",
     "DS_DELAY",
     "DS_LOSS",
     "FACTOR_COLUMNS",
@@ -34,6 +40,7 @@ __all__ = [
     "ITEM_COLUMNS",
     "NETWORK_FACTORS",
     "PACE",
+    "PROVENANCE_COLUMNS",
     "RATER",
     "RATING",
     "REQUIRED_COLUMNS",
@@ -62,6 +69,10 @@ ITEM: Final = "item"
 TRAINING: Final = "training"
 RESPONSE_MS: Final = "response_ms"
 SINCE_END_MS: Final = "since_end_ms"
+AGENT_BACKEND: Final = "agent_backend"
+AGENT_VERSION: Final = "agent_version"
+#: The agent backend that records the operations and applies nothing to a kernel.
+DRY_RUN: Final = "dry-run"
 
 #: The four factors of the reference study (dissertation, table 4.1).
 NETWORK_FACTORS: Final[tuple[str, ...]] = (DS_DELAY, US_DELAY, DS_LOSS, US_LOSS)
@@ -77,7 +88,11 @@ TIDY_COLUMNS: Final[tuple[str, ...]] = (
     TRAINING,
     RESPONSE_MS,
     SINCE_END_MS,
+    AGENT_BACKEND,
+    AGENT_VERSION,
 )
+#: Which agent applied the rating's impairment (optional text, empty = unknown).
+PROVENANCE_COLUMNS: Final[tuple[str, ...]] = (AGENT_BACKEND, AGENT_VERSION)
 #: The optional rating-item columns (long format), in export order around ``rating``.
 ITEM_COLUMNS: Final[tuple[str, ...]] = (ITEM, TRAINING, RESPONSE_MS, SINCE_END_MS)
 #: What a table to analyse or import must have, besides at least one factor column.

@@ -18,6 +18,7 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
+from qoe_analysis.csv_cells import unescape_text_cell
 from qoe_analysis.design import (
     GAME,
     PACE,
@@ -38,7 +39,14 @@ from qoe_analysis.item_validation import (
 from qoe_analysis.scales import Sidecar, default_sidecar
 from qoe_analysis.study_factors import factor_columns_in, factor_of
 from qoe_analysis.tabular import column_codes, group_codes
-from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, RESPONSE_MS, SINCE_END_MS, TRAINING
+from qoe_analysis.tidy_columns import (
+    ITEM,
+    ITEM_COLUMNS,
+    PROVENANCE_COLUMNS,
+    RESPONSE_MS,
+    SINCE_END_MS,
+    TRAINING,
+)
 from qoe_analysis.validation_errors import RatingsValidationError, fail_at, line_of
 
 __all__ = ["RatingsValidationError", "load_ratings", "table_sidecar", "validate_ratings"]
@@ -81,7 +89,19 @@ def load_ratings(
         n_keep -= 1
     if n_keep < len(raw):
         raw = raw.iloc[:n_keep]
-    return validate_ratings(raw, first_line=2, sidecar=sidecar)
+    return validate_ratings(_unescaped(raw), first_line=2, sidecar=sidecar)
+
+
+def _unescaped(raw: pd.DataFrame) -> pd.DataFrame:
+    """Text cells back as they were before the export escaped them against spreadsheet
+    formulas (:mod:`qoe_analysis.csv_cells`): a game ``'=x`` in the file is ``=x``."""
+    for column in raw.columns:
+        dtype = raw[column].dtype
+        if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+            raw[column] = raw[column].map(
+                lambda cell: unescape_text_cell(cell) if isinstance(cell, str) else cell
+            )
+    return raw
 
 
 def _numeric_column(
@@ -130,7 +150,8 @@ def validate_ratings(
     (``jitter_distribution``) one of the registry's choices; ``item`` (optional) a key of
     the ``sidecar``'s items, and the rating a value of its item's scale (no ``item``
     column: the one item "overall", an integer on the ACR scale 1–5, ITU-T P.800);
-    ``training`` 0/1, ``response_ms``/``since_end_ms`` empty or ≥ 0; ``game_pace`` one of
+    ``training`` 0/1, ``response_ms``/``since_end_ms`` empty or ≥ 0, ``agent_backend``/
+    ``agent_version`` any text (empty = unknown); ``game_pace`` one of
     fast/medium/slow; no duplicated (rater_id, session_id, scenario[, item, training])
     row; every scenario has one network condition, every session one rater and one game,
     every game one pace class.
@@ -182,6 +203,9 @@ def validate_ratings(
         if column in ITEM_COLUMNS:
             out[column] = _item_column(series, column, first_line)
             continue
+        if column in PROVENANCE_COLUMNS:
+            out[column] = _provenance_column(series)
+            continue
         numeric = column in numeric_factors or column == RATING
         is_number = pd.api.types.is_numeric_dtype(series.dtype) and not (
             pd.api.types.is_bool_dtype(series.dtype)
@@ -225,6 +249,12 @@ def validate_ratings(
     table.attrs[_FIRST_LINE_ATTR] = first_line
     table.attrs[_SIDECAR_ATTR] = sidecar
     return table
+
+
+def _provenance_column(series: pd.Series) -> pd.Categorical:
+    """``agent_backend``/``agent_version``: free text, empty = unknown (never a factor)."""
+    text = series.astype(object).where(series.notna(), "").map(lambda v: str(v).strip())
+    return pd.Categorical(text)
 
 
 def _item_column(series: pd.Series, column: str, first_line: int | None) -> Any:

@@ -2,7 +2,9 @@
 
 Variables: QOELAB_ENV (development | production), DJANGO_SECRET_KEY, DJANGO_DEBUG,
 DJANGO_ALLOWED_HOSTS, DATABASE_URL, CELERY_BROKER_URL, CELERY_RESULT_BACKEND,
-QOELAB_DATA_DIR, QOELAB_FRONTEND_DIST, QOELAB_MAX_SCENARIOS.
+QOELAB_CACHE_URL, QOELAB_TRUSTED_PROXIES, QOELAB_HEALTH_WORKER_CACHE_SECONDS,
+QOELAB_DATA_DIR, QOELAB_FRONTEND_DIST, QOELAB_MAX_SCENARIOS,
+QOELAB_IMPORT_MAX_BYTES, QOELAB_IMPORT_MAX_ROWS.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pathlib import Path
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
-from qoelab.config import database_config, env_bool, env_int, env_list
+from qoelab.config import database_config, env_bool, env_int, env_list, redact_url
+from qoelab.core.client_address import parse_trusted_proxies
 
 # Lets Django's generic classes be subscripted at run time, as their type stubs declare.
 django_stubs_ext.monkeypatch()
@@ -76,6 +79,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that it sees every response, the other middlewares' (and errors') included.
+    "qoelab.core.security_headers.SecurityHeadersMiddleware",
+    # Every response gets X-Request-ID; errors under /api/ are JSON (docs/api.md).
+    "qoelab.core.api_errors.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -128,22 +135,44 @@ WHITENOISE_USE_FINDERS = not IS_PRODUCTION
 WHITENOISE_AUTOREFRESH = DEBUG
 
 REST_FRAMEWORK: dict[str, object] = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, plus the error answers every operation can give (docs/api.md).
+    "DEFAULT_SCHEMA_CLASS": "qoelab.core.schema.ErrorDocumentingAutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # The browser app logs in through Django's session (CSRF-protected); scripts and
-        # tools may use HTTP basic auth over TLS instead.
+        # tools may use HTTP basic auth over TLS instead. Both check passwords through
+        # ThrottledModelBackend: a full bucket is 429 with Retry-After, before any hashing.
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # Service errors (qoelab.core.errors) become JSON responses here, not in every view.
     "EXCEPTION_HANDLER": "qoelab.core.api.exception_handler",
+    # Bodies bounded in size (DATA_UPLOAD_MAX_MEMORY_SIZE → 413) and JSON in nesting depth.
+    "DEFAULT_PARSER_CLASSES": [
+        "qoelab.core.parsers.LimitedJSONParser",
+        "qoelab.core.parsers.LimitedFormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 
-# The cache holds the login throttle counters, which every gunicorn worker must share:
+# Request bodies: at most DATA_UPLOAD_MAX_MEMORY_SIZE bytes (Django's default, 2.5 MiB;
+# the CSV import has its own limit) and JSON nested at most QOELAB_JSON_MAX_DEPTH levels.
+QOELAB_JSON_MAX_DEPTH = env_int("QOELAB_JSON_MAX_DEPTH", 32, minimum=2, maximum=500)
+
+# Every password check (JSON login, HTTP basic auth, admin) goes through this backend, which
+# limits guessing per client address and per user name (qoelab.accounts.throttles).
+AUTHENTICATION_BACKENDS = ["qoelab.accounts.backends.ThrottledModelBackend"]
+
+# The cache holds the guessing limits' counters, which every gunicorn worker must share:
 # QOELAB_CACHE_URL (redis://…, its own database — never the broker's, which a cache clear
-# would wipe); without it each process counts on its own.
+# would wipe). Production refuses to start without it (below); in development a missing
+# one means each process counts on its own.
 CACHE_URL = os.environ.get("QOELAB_CACHE_URL", "").strip()
+if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(
+        f"QOELAB_CACHE_URL={redact_url(CACHE_URL)!r} is not a Redis URL (redis://, rediss:// "
+        "or unix://)."
+    )
 CACHES = {
     "default": (
         {
@@ -155,6 +184,17 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+# Reverse proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated;
+# empty by default: the client is REMOTE_ADDR). Behind nginx on the same host: 127.0.0.1.
+# See qoelab.core.client_address and docs/deploy.md ("Reverse proxy and client addresses").
+QOELAB_TRUSTED_PROXIES = parse_trusted_proxies(os.environ.get("QOELAB_TRUSTED_PROXIES", ""))
+if os.environ.get("DJANGO_NUM_PROXIES", "").strip():
+    raise ImproperlyConfigured(
+        "DJANGO_NUM_PROXIES is no longer read: list the proxies' addresses in "
+        "QOELAB_TRUSTED_PROXIES instead (e.g. QOELAB_TRUSTED_PROXIES=127.0.0.1 behind nginx on "
+        "the same host)."
+    )
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "QoE Lab API",
@@ -232,10 +272,19 @@ CELERY_BEAT_SCHEDULE = {
     "runs-expire-sessions": {"task": "runs.expire_sessions", "schedule": 60.0},
 }
 
+# /healthz?worker=1 shares its worker probe's answer this long (one ping task at most per
+# period, whoever asks; see qoelab.core.health.shared_worker_status).
+QOELAB_HEALTH_WORKER_CACHE_SECONDS = env_int(
+    "QOELAB_HEALTH_WORKER_CACHE_SECONDS", 10, minimum=1, maximum=3600
+)
+
 # The netem agents: lease per applied scenario (renewed every third of it while a session
 # runs), HTTP timeout, and how long a paused session keeps its impairment.
 QOELAB_AGENT_LEASE_SECONDS = float(os.environ.get("QOELAB_AGENT_LEASE_SECONDS", "30"))
 QOELAB_AGENT_TIMEOUT = float(os.environ.get("QOELAB_AGENT_TIMEOUT", "5"))
+# Plain http:// agent URLs to other machines send the station token in clear (issue 13):
+# refused in production unless the lab states an isolated cable; loopback is always allowed.
+QOELAB_AGENT_ALLOW_PLAIN_HTTP = env_bool("QOELAB_AGENT_ALLOW_PLAIN_HTTP", default=not IS_PRODUCTION)
 QOELAB_PAUSE_TIMEOUT_SECONDS = float(os.environ.get("QOELAB_PAUSE_TIMEOUT_SECONDS", "300"))
 
 # The most scenarios a study may have (design generator, scenario editor, imported study
@@ -243,11 +292,30 @@ QOELAB_PAUSE_TIMEOUT_SECONDS = float(os.environ.get("QOELAB_PAUSE_TIMEOUT_SECOND
 # is a mistake, not a study. The bound 10000 only keeps a typo from disabling the check.
 QOELAB_MAX_SCENARIOS = env_int("QOELAB_MAX_SCENARIOS", 100, minimum=1, maximum=10_000)
 
+# The ratings import's one limit (docs/api.md, "Importing ratings"): a file larger than
+# QOELAB_IMPORT_MAX_BYTES is refused with 413, one with more than QOELAB_IMPORT_MAX_ROWS
+# data rows with 400, both before any work starts. 100,000 rows of the full tidy export
+# (every factor column) take about 19 MB, a few MB more with participant and questionnaire
+# columns; the proxy's body limit (deploy/nginx, client_max_body_size) must stay above.
+QOELAB_IMPORT_MAX_BYTES = env_int(
+    "QOELAB_IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1024, maximum=1024 * 1024 * 1024
+)
+QOELAB_IMPORT_MAX_ROWS = env_int("QOELAB_IMPORT_MAX_ROWS", 100_000, minimum=1, maximum=10_000_000)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "qoelab.core.api_errors.RequestIdLogFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"}
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("QOELAB_LOG_LEVEL", "INFO")},
 }
 
@@ -301,11 +369,14 @@ if IS_PRODUCTION:
     # DJANGO_SECURE_HSTS_SECONDS=0 (`check --deploy` then warns, as it should).
     if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    # Proxies in front of gunicorn: DRF then takes the client address from the right place
-    # in X-Forwarded-For (a client can forge the rest), which the login throttle keys on.
-    REST_FRAMEWORK["NUM_PROXIES"] = _env_int(
-        "DJANGO_NUM_PROXIES", 1 if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False) else 0
-    )
+    # The guessing limits count per process without a shared cache: a lab server runs
+    # several gunicorn workers (and maybe several hosts), so a Redis cache is required.
+    if not CACHE_URL:
+        raise ImproperlyConfigured(
+            "QOELAB_CACHE_URL is not set; production mode refuses to start without a shared "
+            "Redis cache for the sign-in limits (e.g. QOELAB_CACHE_URL=redis://:password@"
+            "127.0.0.1:6379/2, a database of its own)."
+        )
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # health checks probe plain HTTP on loopback
     SECURE_HSTS_SECONDS = _env_int("DJANGO_SECURE_HSTS_SECONDS", 31_536_000)
@@ -327,8 +398,15 @@ if IS_PRODUCTION:
     LOGGING = {
         "version": 1,
         "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": "qoelab.core.api_errors.RequestIdLogFilter"}},
         "formatters": {"json": {"()": JsonLogFormatter}},
-        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "filters": ["request_id"],
+            }
+        },
         "root": {"handlers": ["console"], "level": os.environ.get("QOELAB_LOG_LEVEL", "INFO")},
     }
     # Let the worker log through LOGGING above (JSON) instead of Celery's own format.

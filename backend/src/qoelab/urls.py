@@ -4,7 +4,11 @@ from typing import Any
 
 from django.contrib import admin
 from django.urls import include, path, re_path, register_converter
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 from rest_framework.routers import DefaultRouter
 
 from qoelab.accounts import urls as accounts_urls
@@ -17,6 +21,7 @@ from qoelab.exports.views import (
     ExportJsonView,
     ExportSurealView,
     ImportCsvView,
+    ImportJobViewSet,
 )
 from qoelab.participants.views import ParticipantViewSet
 from qoelab.policies.views import StudyPolicyExportView, StudyPolicyView
@@ -32,6 +37,12 @@ from qoelab.studies.views import (
 )
 
 register_converter(IdConverter, "id")
+
+# Errors raised outside views: JSON under /api/, Django's pages elsewhere.
+handler400 = "qoelab.core.api_errors.bad_request"
+handler403 = "qoelab.core.api_errors.permission_denied"
+handler404 = "qoelab.core.api_errors.page_not_found"
+handler500 = "qoelab.core.api_errors.server_error"
 
 
 class Router(DefaultRouter):
@@ -50,6 +61,7 @@ router.register("participants", ParticipantViewSet, basename="participant")
 router.register("sessions", SessionViewSet, basename="session")
 router.register("ratings", RatingViewSet, basename="rating")
 router.register("analysis-jobs", AnalysisJobViewSet, basename="analysis-job")
+router.register("import-jobs", ImportJobViewSet, basename="import-job")
 router.register("participant/sessions", ParticipantSessionViewSet, basename="participant-session")
 
 study_data = [
@@ -75,7 +87,8 @@ urlpatterns = [
     path("api/v1/", include(study_data)),
     path("api/v1/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    # The split view serves Swagger UI's start-up script as a file: no inline script (CSP).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("admin/", admin.site.urls),
     # Everything else that is not an API, admin or static path is a client-side route.

@@ -30,6 +30,7 @@ export const analysisJobsPath = (): string => `${API_BASE}/analysis-jobs/`;
 export const analysisJobPath = (id: number): string => `${API_BASE}/analysis-jobs/${id}/`;
 export const studyAnalysisPath = (id: number): string => `${API_BASE}/studies/${id}/analysis/`;
 export const studyImportPath = (id: number): string => `${API_BASE}/studies/${id}/import/`;
+export const importJobPath = (id: number): string => `${API_BASE}/import-jobs/${id}/`;
 export const studyExportCsvPath = (id: number): string => `${API_BASE}/studies/${id}/export/csv/`;
 
 /** `GET` → {@link FactorCatalog}: the impairment factor registry with its limits. */

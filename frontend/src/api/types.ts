@@ -108,9 +108,5 @@ export type Session = Refine<
 /** An analysis job; `R` is the shape of its `result` document. */
 export type AnalysisJob<R = unknown> = Refine<Complete<Schemas['AnalysisJob']>, { result: R | null }>;
 
-/** `POST /api/v1/studies/{id}/import/` (not described by the schema: the view parses CSV). */
-export interface ImportResult {
-  sessions: number;
-  ratings: number;
-  participants_created: number;
-}
+/** A ratings import (`POST /api/v1/studies/{id}/import/` answers with it; poll `GET /api/v1/import-jobs/{id}/`). */
+export type ImportJob = Complete<Schemas['ImportJob']>;

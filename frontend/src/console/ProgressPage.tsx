@@ -1,16 +1,15 @@
-import { useRef, useState } from 'react';
-import type { SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 
-import { apiKey, sendText, sessionsPath, studyExportCsvPath, studyImportPath, studyPath, useApiQuery } from '../api';
-import type { ImportResult, Session, StudyDetail } from '../api';
+import { sessionsPath, studyExportCsvPath, studyPath, useApiQuery } from '../api';
+import type { Session, StudyDetail } from '../api';
 import { PaceBadge } from '../components/PaceBadge';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { AnalysisProgress } from '../results/AnalysisProgress';
 import { useAnalysis } from '../results/useAnalysis';
-import { useAction } from './hooks';
+import { ImportRatingsForm } from './ImportRatings';
 import { flaggedRaters, ratingsPerScenario, sessionsPerGame } from './progress';
-import { ActionError, StudyNav, useStudyId } from './ui';
+import { StudyNav, useStudyId } from './ui';
 
 /** `/console/studies/:id/progress` — how far the study is, and who rates unreliably. */
 export function ProgressPage() {
@@ -177,21 +176,6 @@ function UnreliableRaters({ studyId, hasRatings }: { studyId: number; hasRatings
 }
 
 function ImportExport({ studyId }: { studyId: number }) {
-  const fileRef = useRef<HTMLInputElement>(null);
-  const action = useAction();
-  const [result, setResult] = useState<ImportResult | null>(null);
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    const file = fileRef.current?.files?.[0];
-    if (!file) return;
-    setResult(null);
-    // The import adds sessions: the lists reload (keeping their rows meanwhile) before the result shows.
-    const imported = await action.run(
-      async () => sendText<ImportResult>(studyImportPath(studyId), await file.text(), 'text/csv'),
-      [apiKey(sessionsPath())],
-    );
-    if (imported) setResult(imported);
-  };
   return (
     <section aria-labelledby="data-heading">
       <h3 id="data-heading">Data</h3>
@@ -200,21 +184,7 @@ function ImportExport({ studyId }: { studyId: number }) {
           Download the ratings (tidy CSV)
         </a>
       </p>
-      <form className="form card form--inline" onSubmit={(event) => void submit(event)} aria-label="Import ratings">
-        <div className="field">
-          <label htmlFor="import-file">Import ratings from a tidy CSV (all or nothing)</label>
-          <input id="import-file" ref={fileRef} type="file" accept=".csv,text/csv" />
-        </div>
-        <button type="submit" className="button" disabled={action.busy}>
-          {action.busy ? 'Importing…' : 'Import'}
-        </button>
-        <ActionError error={action.error} prefix="Import rejected" />
-        {result && (
-          <p role="status" className="ok-text">
-            Imported {result.ratings} ratings in {result.sessions} sessions ({result.participants_created} new participants).
-          </p>
-        )}
-      </form>
+      <ImportRatingsForm studyId={studyId} />
     </section>
   );
 }

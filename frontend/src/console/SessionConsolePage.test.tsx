@@ -39,6 +39,10 @@ function session(patch: Partial<Session>): Session {
     seconds_remaining: 42,
     applied_profile: { upstream: profile(200, 0), downstream: profile(200, 0) },
     applied_at: '2026-01-01T10:00:00Z',
+    applied_backend: 'netlink',
+    applied_agent_version: '0.1.0',
+    applied_kernel: null,
+    applied_verified_at: '2026-01-01T10:00:00Z',
     lease_renewed_at: '2026-01-01T10:00:10Z',
     impairment_cleared_at: null,
     scenario_started_at: '2026-01-01T10:00:00Z',
@@ -49,7 +53,7 @@ function session(patch: Partial<Session>): Session {
     started_at: '2026-01-01T09:10:00Z',
     completed_at: null,
     ratings: [
-      { id: 1, session: 7, scenario: 1, scenario_code: 'B', position: 1, round: 1, values: { overall: 5 }, training: false, response_ms: 2300, since_end_ms: 900, scenario_started_at: null, scenario_ended_at: null, rated_at: '', applied_profile: null, idempotency_key: 'k', source: 'participant' },
+      { id: 1, session: 7, scenario: 1, scenario_code: 'B', position: 1, round: 1, values: { overall: 5 }, training: false, response_ms: 2300, since_end_ms: 900, scenario_started_at: null, scenario_ended_at: null, rated_at: '', applied_profile: null, provenance: { backend: 'netlink', agent_version: '0.1.0', kernel: null, verified_at: '2026-01-01T09:59:00Z' }, idempotency_key: 'k', source: 'participant' },
     ],
     answers: [],
     participant_token: 'tok-abcdefghijklmnopqrstuv',
@@ -143,5 +147,39 @@ describe('the session console', () => {
     expect(screen.getByText(/1 of 4 rated \(the first 2 are training slots, excluded from the analysis\)/)).toBeInTheDocument();
     expect(screen.getByText(/scenario 2 of 4 \(training\)/)).toBeInTheDocument();
     expect(screen.getByText('training — not analysed')).toBeInTheDocument();
+  });
+
+  it('shows no dry-run banner for a netlink agent', async () => {
+    renderConsole(session({}));
+    await screen.findByTestId('session-state');
+    expect(screen.queryByTestId('dry-run-banner')).toBeNull();
+  });
+
+  it('warns while the scenario comes from a dry-run agent, which verified nothing', async () => {
+    renderConsole(session({ applied_backend: 'dry-run', applied_agent_version: '0.1.0', applied_verified_at: null }));
+    const banner = await screen.findByTestId('dry-run-banner');
+    expect(banner).toHaveTextContent('Dry run: the agent at station “Seat 1” applies nothing to the network (agent 0.1.0).');
+    expect(banner).toHaveTextContent(/marked dry-run in the exports/);
+    expect(screen.getByText(/Not verified: the dry-run agent recorded this state/)).toBeInTheDocument();
+    expect(screen.queryByText(/Verified: the agent read this state back/)).toBeNull();
+  });
+
+  it('explains a dry-run refusal in production instead of blaming the emulator', async () => {
+    renderConsole(
+      session({
+        state: 'paused',
+        paused_from: 'applying',
+        applied_profile: null,
+        applied_backend: 'dry-run',
+        applied_verified_at: null,
+        message:
+          "[10:00:00] Could not apply scenario 2 of 3 (D2): station 'Seat 1' runs a dry-run agent; this study is not marked as a rehearsal. A dry-run agent applies nothing to a kernel: run the session on a station with a netlink agent, or mark the study as a rehearsal.",
+      }),
+    );
+    const alerts = await screen.findAllByRole('alert');
+    const text = alerts.map((a) => a.textContent).join(' ');
+    expect(text).toContain('The agent at station “Seat 1” is a dry-run agent');
+    expect(text).toContain('Rehearsal');
+    expect(text).not.toContain('The network emulator at station “Seat 1” failed');
   });
 });

@@ -11,6 +11,7 @@ import type { Lang } from '../shared/participantLink';
 import { formatClock } from '../shared/time';
 import { useAction, useCountdown } from './hooks';
 import { QrCode } from './QrCode';
+import { SessionDryRunBanner } from './provenance';
 import { OrderPanel } from './SessionOrderPanel';
 import { isTrainingSlot } from './sessionTraining';
 import { agentProblem, PARTICIPANT_SEES, STATE_LABEL } from './sessionText';
@@ -53,6 +54,7 @@ export function SessionConsolePage() {
           server.
         </p>
       )}
+      <SessionDryRunBanner session={session} />
       <div className="console__grid">
         <StatusPanel
           session={session}
@@ -294,7 +296,9 @@ function ScenarioPanel({ session }: { session: Session }) {
           </div>
           <p className="muted">
             {session.applied_profile && session.applied_at
-              ? `Verified: the agent read this state back from the kernel at ${new Date(session.applied_at).toLocaleTimeString()}` +
+              ? (session.applied_verified_at
+                  ? `Verified: the agent read this state back from the kernel at ${new Date(session.applied_verified_at).toLocaleTimeString()}`
+                  : `Not verified: the ${session.applied_backend || 'unknown'} agent recorded this state at ${new Date(session.applied_at).toLocaleTimeString()} without reading it back from a kernel`) +
                 (session.lease_renewed_at ? `; lease renewed ${new Date(session.lease_renewed_at).toLocaleTimeString()}.` : '.')
               : session.state === 'rating'
                 ? 'Rating: the impairment stays until the next scenario is applied.'

@@ -48,6 +48,7 @@ function StationCard({ station, onChanged }: { station: Station; onChanged: () =
   const [baselineResult, setBaselineResult] = useState<BaselineResult | null>(null);
   const caps = station.agent_capabilities;
   const present = caps?.configured_interfaces_present ?? {};
+  const busy = station.busy_with_session !== null;
 
   const runCheck = async () => {
     const result = await check.run(() => sendJSON<Station>('POST', `${stationPath(station.id)}check/`));
@@ -70,10 +71,17 @@ function StationCard({ station, onChanged }: { station: Station; onChanged: () =
         <HealthLight ok={station.last_check_ok} />
       </div>
       <dl className="facts">
+        <dt>Owner</dt>
+        <dd>
+          {station.owner ?? <span className="muted">none (staff only)</span>}
+          {station.shared ? ' · shared: every researcher may run sessions on it' : ' · not shared'}
+        </dd>
         <dt>Agent</dt>
         <dd>
           <code>{station.agent_url}</code>
         </dd>
+        <dt>TLS</dt>
+        <dd>{agentTransport(station)}</dd>
         <dt>Last check</dt>
         <dd>
           {station.last_checked_at ? new Date(station.last_checked_at).toLocaleString() : 'never'}
@@ -114,29 +122,52 @@ function StationCard({ station, onChanged }: { station: Station; onChanged: () =
           )}
         </dd>
       </dl>
-      <div className="form__actions">
-        <button type="button" className="button" disabled={check.busy} onClick={() => void runCheck()}>
-          {check.busy ? 'Checking…' : 'Check agent'}
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={baseline.busy || station.busy_with_session !== null}
-          title={station.busy_with_session !== null ? 'A session holds this station' : undefined}
-          onClick={() => void applyBaseline()}
-        >
-          {baseline.busy ? 'Applying…' : 'Apply baseline (test)'}
-        </button>
-        <ActionError error={check.error} prefix="Check failed" />
-        <ActionError error={baseline.error} prefix="The baseline could not be applied" />
-      </div>
-      {baselineResult && <BaselineOutcome result={baselineResult} />}
-      <details className="station__edit">
-        <summary>Edit station</summary>
-        <StationForm station={station} onSaved={onChanged} />
-      </details>
+      {station.can_change ? (
+        <>
+          <div className="form__actions">
+            <button
+              type="button"
+              className="button"
+              disabled={check.busy || busy}
+              title={busy ? 'A session holds this station' : undefined}
+              onClick={() => void runCheck()}
+            >
+              {check.busy ? 'Checking…' : 'Check agent'}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={baseline.busy || busy}
+              title={busy ? 'A session holds this station' : undefined}
+              onClick={() => void applyBaseline()}
+            >
+              {baseline.busy ? 'Applying…' : 'Apply baseline (test)'}
+            </button>
+            <ActionError error={check.error} prefix="Check failed" />
+            <ActionError error={baseline.error} prefix="The baseline could not be applied" />
+          </div>
+          {baselineResult && <BaselineOutcome result={baselineResult} />}
+          <details className="station__edit">
+            <summary>Edit station</summary>
+            {busy && <p className="muted">A session holds this station: it cannot be changed, checked or tested until the session ends.</p>}
+            <StationForm station={station} onSaved={onChanged} disabled={busy} />
+          </details>
+        </>
+      ) : (
+        <p className="muted" data-testid="station-read-only">
+          Read-only: only {station.owner === null ? 'staff' : 'its owner or staff'} may change, check or test this station
+          {station.shared ? '; you may run sessions on it.' : '.'}
+        </p>
+      )}
     </li>
   );
+}
+
+/** How the token travels to the agent (issue 13): HTTPS with which trust anchor, or in clear. */
+function agentTransport(station: Station): string {
+  if (!station.agent_url.startsWith('https://')) return 'none: plain HTTP, the token travels in clear (loopback or an isolated cable only)';
+  if (station.agent_ca_fingerprints.length === 0) return 'HTTPS, certificate checked against the system CAs';
+  return `HTTPS, certificate checked against SHA-256 ${station.agent_ca_fingerprints.join(', ')}`;
 }
 
 /** The state the agent verified after "Apply baseline (test)". */
@@ -159,52 +190,120 @@ function BaselineOutcome({ result }: { result: BaselineResult }) {
   );
 }
 
-function StationForm({ station, onSaved }: { station?: Station; onSaved: () => void }) {
+/** The stored URL and a typed one compare without the trailing slash (the API drops it). */
+function sameUrl(a: string, b: string) {
+  return a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '');
+}
+
+const TOKEN_FOR_NEW_URL = "Enter the agent's token for the new URL: the stored token is only sent to the URL it was given for.";
+
+function StationForm({ station, onSaved, disabled = false }: { station?: Station; onSaved: () => void; disabled?: boolean }) {
   const [draft, setDraft] = useState({
     name: station?.name ?? '',
     agent_url: station?.agent_url ?? '',
     agent_token: '',
+    agent_ca_cert: station?.agent_ca_cert ?? '',
     topology: station?.topology ?? '',
+    shared: station?.shared ?? false,
   });
   const [saved, setSaved] = useState(false);
+  const [tokenMissing, setTokenMissing] = useState(false);
   const action = useAction();
   const errors = fieldErrors(action.error);
+  const urlChanged = station !== undefined && !sameUrl(draft.agent_url, station.agent_url);
+  const edit = (patch: Partial<typeof draft>) => {
+    setDraft({ ...draft, ...patch });
+    setSaved(false);
+    setTokenMissing(false);
+  };
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
-    const body: Record<string, string> = { name: draft.name, agent_url: draft.agent_url, topology: draft.topology };
+    if (urlChanged && !draft.agent_token) {
+      setTokenMissing(true);
+      return;
+    }
+    const body: Record<string, string | boolean> = {
+      name: draft.name,
+      agent_url: draft.agent_url,
+      agent_ca_cert: draft.agent_ca_cert,
+      topology: draft.topology,
+      shared: draft.shared,
+    };
     if (draft.agent_token) body.agent_token = draft.agent_token;
     const result = await action.run(() =>
       station ? sendJSON<Station>('PATCH', stationPath(station.id), body) : sendJSON<Station>('POST', stationsPath(), body),
     );
     if (result) {
       setSaved(true);
-      if (!station) setDraft({ name: '', agent_url: '', agent_token: '', topology: '' });
+      if (!station) setDraft({ name: '', agent_url: '', agent_token: '', agent_ca_cert: '', topology: '', shared: false });
       onSaved();
     }
   };
+  const tokenHint = !station
+    ? 'At least 16 characters; never shown again.'
+    : urlChanged
+      ? 'Required: the URL changed, so enter the token of the agent at the new URL.'
+      : 'Leave empty to keep the stored token (never shown).';
   return (
     <section aria-label={station ? `Edit ${station.name}` : 'New station'}>
       {!station && <h3>New station</h3>}
       <form className="form card form--grid" onSubmit={(event) => void submit(event)} noValidate>
-        <Field label="Name" error={errors.name}>
-          {(p) => <input {...p} value={draft.name} onChange={(e) => { setDraft({ ...draft, name: e.target.value }); setSaved(false); }} />}
-        </Field>
-        <Field label="Agent URL" error={errors.agent_url} hint="e.g. http://10.9.0.2:8787">
-          {(p) => <input {...p} type="url" value={draft.agent_url} onChange={(e) => { setDraft({ ...draft, agent_url: e.target.value }); setSaved(false); }} />}
-        </Field>
-        <Field label="Agent token" error={errors.agent_token} hint={station ? 'Leave empty to keep the stored token (never shown).' : 'At least 16 characters; never shown again.'}>
-          {(p) => <input {...p} type="password" autoComplete="off" value={draft.agent_token} onChange={(e) => { setDraft({ ...draft, agent_token: e.target.value }); setSaved(false); }} />}
-        </Field>
-        <Field label="Wiring note" error={errors.topology}>
-          {(p) => <input {...p} value={draft.topology} onChange={(e) => { setDraft({ ...draft, topology: e.target.value }); setSaved(false); }} />}
-        </Field>
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={action.busy}>
-            {station ? 'Save station' : 'Add station'}
-          </button>
-          {saved && <span role="status" className="ok-text">Saved.</span>}
-          {errors[''] && <ActionError error={errors['']} />}
-        </div>
+        <fieldset disabled={disabled} className="form__fieldset">
+          <Field label="Name" error={errors.name}>
+            {(p) => <input {...p} value={draft.name} onChange={(e) => { edit({ name: e.target.value }); }} />}
+          </Field>
+          <Field label="Agent URL" error={errors.agent_url} hint="e.g. https://10.9.0.2:8787">
+            {(p) => <input {...p} type="url" value={draft.agent_url} onChange={(e) => { edit({ agent_url: e.target.value }); }} />}
+          </Field>
+          <Field label="Agent token" error={tokenMissing ? TOKEN_FOR_NEW_URL : errors.agent_token} hint={tokenHint}>
+            {(p) => (
+              <input
+                {...p}
+                type="password"
+                autoComplete="off"
+                required={!station || urlChanged}
+                value={draft.agent_token}
+                onChange={(e) => { edit({ agent_token: e.target.value }); }}
+              />
+            )}
+          </Field>
+          <Field label="Wiring note" error={errors.topology}>
+            {(p) => <input {...p} value={draft.topology} onChange={(e) => { edit({ topology: e.target.value }); }} />}
+          </Field>
+          <div className="form__wide">
+            <Field
+              label="Agent CA certificate (PEM)"
+              error={errors.agent_ca_cert}
+              hint="For an https:// agent: paste the agent's certificate (agent.crt from `netem-agent make-cert`, never its key). Empty: the system's CAs."
+            >
+              {(p) => (
+                <textarea
+                  {...p}
+                  className="pem"
+                  rows={4}
+                  spellCheck={false}
+                  placeholder="-----BEGIN CERTIFICATE-----"
+                  value={draft.agent_ca_cert}
+                  onChange={(e) => { edit({ agent_ca_cert: e.target.value }); }}
+                />
+              )}
+            </Field>
+          </div>
+          <div className="field field--checkbox">
+            <label>
+              <input type="checkbox" checked={draft.shared} onChange={(e) => { edit({ shared: e.target.checked }); }} /> Shared: other researchers may
+              run sessions on it (only you and staff change it)
+            </label>
+            {errors.shared && <p className="field-error">{errors.shared}</p>}
+          </div>
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={action.busy || disabled}>
+              {station ? 'Save station' : 'Add station'}
+            </button>
+            {saved && <span role="status" className="ok-text">Saved.</span>}
+            {errors[''] && <ActionError error={errors['']} />}
+          </div>
+        </fieldset>
       </form>
     </section>
   );

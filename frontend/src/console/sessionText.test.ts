@@ -10,7 +10,7 @@ describe('agentProblem', () => {
       "[10:00:00] Resumed.\n[10:01:00] Could not apply scenario 3 of 10 (D2) at station 'Seat 1': connection refused. No rating can be given for it until the scenario has been applied; resume when the agent is back.";
     const problem = agentProblem('paused', log, 'Seat 1');
     expect(problem?.headline).toBe('The network emulator at station “Seat 1” failed, so the session is paused.');
-    expect(problem?.advice).toMatch(/Check agent.*Resume/);
+    expect(problem?.advice).toMatch(/agent is running and reachable.*then press Resume.*Resume is the check/);
   });
 
   it('says nothing for a pause by the researcher or a healthy session', () => {

@@ -41,12 +41,21 @@ export function agentProblem(state: SessionState, message: string, stationName: 
   const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
   const last = lines.at(-1) ?? '';
   const station = stationName ? `station “${stationName}”` : 'the station';
+  if (state === 'paused' && last.includes('runs a dry-run agent; this study is not marked as a rehearsal')) {
+    return {
+      headline: `The agent at ${station} is a dry-run agent (it applies nothing to the network), so the session is paused.`,
+      advice:
+        'In production only a study marked as a rehearsal may run on a dry-run agent. Run the session on a station with ' +
+        'a real (netlink) agent, or — for a rehearsal — tick “Rehearsal” in the study settings, then press Resume.',
+    };
+  }
   if (state === 'paused' && /Could not apply|Heartbeat failed|Could not make station|has no station/.test(last)) {
     return {
       headline: `The network emulator at ${station} failed, so the session is paused.`,
       advice:
-        'Check that the netem agent is running and reachable (Stations → Check agent), then press Resume: the scenario is ' +
-        'applied again and replayed from the start. The participant sees “paused” and no rating is lost.',
+        'Make sure the netem agent is running and reachable (its log, or its /healthz address), then press Resume: the ' +
+        'scenario is applied again, verified and replayed from the start (a station cannot be checked while a session holds ' +
+        'it; Resume is the check). The participant sees “paused” and no rating is lost.',
     };
   }
   if (last.includes('Could not clear the impairment')) {

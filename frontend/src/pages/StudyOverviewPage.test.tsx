@@ -150,4 +150,24 @@ describe('StudyOverviewPage', () => {
     expect(await screen.findByRole('heading', { level: 2, name: secondStudy.title })).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Study' })).toHaveValue('2');
   });
+
+  it('warns when ratings of the study were taken on a dry-run agent', async () => {
+    mockFetch({
+      '/api/v1/studies/': { body: [summaryOf(exampleStudy)] },
+      '/api/v1/studies/1/': { body: { ...exampleStudy, ratings_by_backend: { 'dry-run': 10, netlink: 20 } } },
+    });
+    renderAt();
+    const banner = await screen.findByTestId('study-dry-run-banner');
+    expect(banner).toHaveTextContent('10 of 30 ratings were taken on a dry-run agent');
+  });
+
+  it('shows no dry-run banner when every rating came from a real agent', async () => {
+    mockFetch({
+      '/api/v1/studies/': { body: [summaryOf(exampleStudy)] },
+      '/api/v1/studies/1/': { body: { ...exampleStudy, ratings_by_backend: { netlink: 20 } } },
+    });
+    renderAt();
+    expect(await screen.findByRole('heading', { level: 2, name: exampleStudy.title })).toBeInTheDocument();
+    expect(screen.queryByTestId('study-dry-run-banner')).toBeNull();
+  });
 });

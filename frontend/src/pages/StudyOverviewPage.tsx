@@ -8,6 +8,7 @@ import type { StudyDetail, StudySummary } from '../api';
 import { GamesTable } from '../components/GamesTable';
 import { ScenariosTable } from '../components/ScenariosTable';
 import { EmptyState, ErrorMessage, Loading } from '../components/StatusMessage';
+import { StudyDryRunBanner } from '../console/provenance';
 
 /**
  * `/` — overview of a study: its games and network scenarios.
@@ -78,6 +79,7 @@ function StudyDetailView({ summary, state }: { summary: StudySummary; state: Use
           {detail.scenarios.length} {detail.scenarios.length === 1 ? 'scenario' : 'scenarios'}
         </p>
       </header>
+      <StudyDryRunBanner study={detail} />
       <section aria-labelledby="games-heading">
         <h3 id="games-heading">Games</h3>
         <GamesTable games={detail.games} />

@@ -5,6 +5,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { apiKey, getText, studyExportCsvPath, studyPath, useApiQuery } from '../api';
 import type { StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
+import { StudyDryRunBanner } from '../console/provenance';
 import { StudyNav, useStudyId } from '../console/ui';
 import { AnalysisProgress } from './AnalysisProgress';
 import type { AnalysisDoc } from './analysisTypes';
@@ -94,6 +95,7 @@ function Explorer({ study }: { study: StudyDetail }) {
 
   return (
     <div className="explorer">
+      <StudyDryRunBanner study={study} />
       <p className="explorer__links">
         <Link to={`/console/studies/${study.id}/policy`}>Policy: KPI bounds and controller downloads →</Link>
       </p>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseCSV, parseCSVRecords, toCSV } from './csv';
+import { escapeTextCell, parseCSV, parseCSVRecords, toCSV, unescapeTextCell } from './csv';
 
 describe('toCSV', () => {
   it('quotes what needs quoting and leaves missing values empty', () => {
@@ -29,5 +29,28 @@ describe('parseCSVRecords', () => {
       { rater_id: 'P02', rating: '5' },
     ]);
     expect(parseCSVRecords('')).toEqual([]);
+  });
+});
+
+describe('formula cells (OWASP CSV injection)', () => {
+  const calc = "=cmd|' /C calc'!A0";
+
+  it('writes a text cell a spreadsheet would run as text, numbers as numbers', () => {
+    const text = toCSV(['game', 'delay'], [[calc, -5], ['@SUM(A1)', 0], ['-1', 1], ['plain', 2]]);
+    expect(text).toBe(`game,delay\r\n'${calc},-5\r\n'@SUM(A1),0\r\n'-1,1\r\nplain,2\r\n`);
+  });
+
+  it('reads the backend export back to the original names', () => {
+    expect(parseCSVRecords(`game,rating\n'${calc},4\n''=x,3\n'plain,2\n`)).toEqual([
+      { game: calc, rating: '4' },
+      { game: "'=x", rating: '3' },
+      { game: "'plain", rating: '2' },
+    ]);
+  });
+
+  it('escapes reversibly', () => {
+    for (const text of [calc, '+1', '-x', '@', '\tx', '\rx', "'=x", "''@x", 'a=b', "'", '']) {
+      expect(unescapeTextCell(escapeTextCell(text))).toBe(text);
+    }
   });
 });

@@ -2,13 +2,33 @@
 
 export type Cell = string | number | boolean | null | undefined;
 
+/** First characters that make a spreadsheet run a cell as a formula (OWASP, "CSV Injection"). */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/**
+ * A text cell as written: prefixed with `'` when a spreadsheet would run it as a formula
+ * (`=cmd|' /C calc'!A0`). Reversible, like the backend's tidy export
+ * (`qoe_analysis.csv_cells`): text that already starts with quotes before such a character
+ * gets one more. Numbers are never escaped.
+ */
+export function escapeTextCell(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The inverse of {@link escapeTextCell}; other cells come back unchanged. */
+export function unescapeTextCell(text: string): string {
+  return text.startsWith("'") && FORMULA_START.test(text) ? text.slice(1) : text;
+}
+
 function quote(cell: Cell): string {
   if (cell === null || cell === undefined) return '';
-  const text = typeof cell === 'number' ? (Number.isFinite(cell) ? String(cell) : '') : String(cell);
+  const text =
+    typeof cell === 'number' ? (Number.isFinite(cell) ? String(cell) : '') : escapeTextCell(String(cell));
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** RFC 4180 CSV with a header row; `null`/`undefined`/non-finite numbers become empty cells. */
+/** RFC 4180 CSV with a header row; `null`/`undefined`/non-finite numbers become empty cells, text
+ * cells are escaped against spreadsheet formulas. */
 export function toCSV(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
   return [header, ...rows].map((row) => row.map(quote).join(',')).join('\r\n') + '\r\n';
 }
@@ -47,11 +67,11 @@ export function parseCSV(text: string): string[][] {
   return rows.filter((r) => !(r.length === 1 && r[0] === ''));
 }
 
-/** CSV text → objects keyed by the header. */
+/** CSV text → objects keyed by the header, text cells un-escaped ({@link unescapeTextCell}). */
 export function parseCSVRecords(text: string): Record<string, string>[] {
   const [header, ...rows] = parseCSV(text.replace(/^\uFEFF/, ''));
   if (!header) return [];
-  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, unescapeTextCell(r[i] ?? '')])));
 }
 
 /** Saves `data` as a file in the browser. */

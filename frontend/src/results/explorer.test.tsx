@@ -189,6 +189,21 @@ describe('decision tree view', () => {
     vi.unstubAllGlobals();
   });
 
+  it('keeps its text styles out of the page (CSP: no inline <style>) but in the download', async () => {
+    const create = vi.fn<(blob: Blob) => string>(() => 'blob:tree');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const { container } = render(<TreeFigure doc={testDoc()} />);
+    expect(container.querySelector('svg.tree style')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Download SVG' }));
+    const [blob] = create.mock.calls[0] ?? [];
+    if (!blob) throw new Error('the SVG was downloaded');
+    const svg = await blob.text();
+    expect(svg).toMatch(/^<svg[^>]*><style[^>]*>text\{font-family:/);
+    expect(container.querySelector('svg.tree style')).toBeNull();
+    vi.unstubAllGlobals();
+  });
+
   it('says why there is no tree', () => {
     const { container } = render(<TreeFigure doc={oneRaterPerGameFixture().doc} />);
     expect(container.querySelector('[data-not-computable="decision-tree"]')).toHaveTextContent('Not computable yet: needs ≥ 2 raters per game');

@@ -42,6 +42,8 @@ export const exampleStudy: StudyDetail = {
   description: 'How delay, jitter and loss affect perceived quality across game paces.',
   // free play + scenarios × (seconds + 20 s rating allowance) / 60 (docs/api.md, Study designs)
   session_minutes: 10.5,
+  rehearsal: false,
+  ratings_by_backend: {},
   games: [
     { id: 11, name: 'Arena Shooter', pace: 'fast', genre: 'shooter' },
     { id: 12, name: 'Kart Racer', pace: 'medium', genre: 'racing' },
@@ -96,6 +98,8 @@ export const secondStudy: StudyDetail = {
   title: 'Pilot study',
   description: 'A smaller pilot.',
   session_minutes: 6.8,
+  rehearsal: false,
+  ratings_by_backend: {},
   games: [{ id: 31, name: 'Puzzle Drop', pace: 'slow', genre: 'puzzle' }],
   scenarios: [
     {

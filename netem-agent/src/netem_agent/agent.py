@@ -20,7 +20,7 @@ from typing import Any
 
 from netem_profile import DIRECTIONS, JITTER_DISTRIBUTIONS, DirectionProfile, Profile
 
-from netem_agent import restore, tree_builder
+from netem_agent import __version__, restore, tree_builder
 from netem_agent.backends import Backend, BackendError
 from netem_agent.config import Topology
 from netem_agent.errors import (
@@ -254,7 +254,7 @@ class Agent:
             "applied_at": iso(self.applied_at),
             "lease_expires_at": iso(self.lease.expires_wall),
             "lease_seconds_remaining": self.seconds_to_expiry(),
-            "backend": self.backend.name,
+            **self.provenance(),
             "topology": self.topology.to_dict(),
             "unverifiable": [
                 "jitter_distribution (the kernel does not dump netem's delay "
@@ -263,6 +263,21 @@ class Agent:
         }
         if mode:
             out["mode"] = mode
+        return out
+
+    def provenance(self) -> dict[str, Any]:
+        """Who answered and what ``kernel`` is worth: every profile and capabilities
+        response carries it, so a recording can never pass for a kernel read-back."""
+        out: dict[str, Any] = {
+            "agent_version": __version__,
+            "backend": self.backend.name,
+            "kernel_source": self.backend.kernel_source,
+        }
+        if self.backend.kernel_source != "read-back":
+            out["kernel_note"] = (
+                f"{self.backend.name} backend: nothing was applied to a kernel; 'kernel' is "
+                "the recorded model of the operations, not a read-back"
+            )
         return out
 
     def status(self) -> dict[str, Any]:
@@ -293,7 +308,7 @@ class Agent:
         configured = self.topology.interfaces()
         names = {x["name"] for x in links}
         return {
-            "backend": self.backend.name,
+            **self.provenance(),
             "topology": self.topology.to_dict(),
             "shaping": {n: self.points[n].describe() for n in DIRECTIONS},
             "interfaces": links,

@@ -68,5 +68,29 @@ def run_checks(cfg: Config) -> dict[str, Any]:
     if cfg.backend == "dry-run":
         for c in checks:
             c["required"] = False
+    # `serve` needs a loadable TLS pair whatever the backend: required even in dry-run.
+    if cfg.tls_cert_file is not None and cfg.tls_key_file is not None:
+        from netem_agent.config import ConfigError
+        from netem_agent.tls import fingerprint, server_context
+
+        try:
+            server_context(cfg.tls_cert_file, cfg.tls_key_file)
+            add(
+                "TLS certificate and key",
+                True,
+                f"{cfg.tls_cert_file}: SHA-256 "
+                + fingerprint(cfg.tls_cert_file.read_text("ascii", errors="replace")),
+            )
+        except (ConfigError, OSError) as e:
+            add("TLS certificate and key", False, str(e))
+    else:
+        add(
+            "TLS",
+            True,
+            "plain HTTP on a loopback address"
+            if not cfg.allow_plain_http
+            else "plain HTTP allowed (allow_plain_http): the token crosses the network in clear",
+            required=False,
+        )
     ok = all(c["ok"] for c in checks if c["required"])
     return {"ok": ok, "backend": cfg.backend, "topology": t.to_dict(), "checks": checks}

@@ -5,6 +5,7 @@
 * ``netem-agent show --json (interfaces | --config FILE)``
 * ``netem-agent clear (interfaces | --config FILE)``
 * ``netem-agent check (interfaces | --config FILE)``
+* ``netem-agent make-cert --name ADDRESS [--name HOST ...] [--out-dir DIR]``
 """
 
 from __future__ import annotations
@@ -83,6 +84,24 @@ def build_parser() -> argparse.ArgumentParser:
         _topology_args(c)
         if name == "show":
             c.add_argument("--json", action="store_true", help="JSON output (the default)")
+    m = sub.add_parser(
+        "make-cert",
+        help="make a self-signed TLS certificate and key for the agent (openssl) and print "
+        "its SHA-256 fingerprint",
+    )
+    m.add_argument(
+        "--name",
+        action="append",
+        required=True,
+        help="address or host name the QoE Lab server uses in the agent URL (repeatable)",
+    )
+    m.add_argument(
+        "--out-dir",
+        default="/etc/netem-agent",
+        help="where agent.crt and agent.key (mode 0600) go (default /etc/netem-agent)",
+    )
+    m.add_argument("--days", type=int, default=825, help="validity in days (default 825)")
+    m.add_argument("--force", action="store_true", help="replace an existing pair")
     return parser
 
 
@@ -166,12 +185,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     service.start()
     host, port = service.address
     logging.getLogger("netem_agent").info(
-        "listening on %s:%d (backend %s)", host, port, service.agent.backend.name
+        "listening on %s://%s:%d (backend %s)",
+        service.scheme,
+        host,
+        port,
+        service.agent.backend.name,
     )
     print(
         json.dumps(
             {
                 "listening": f"{host}:{port}",
+                "scheme": service.scheme,
                 "backend": service.agent.backend.name,
                 "pid": os.getpid(),
             }
@@ -250,6 +274,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK if report["ok"] else EXIT_ERROR
 
 
+def cmd_make_cert(args: argparse.Namespace) -> int:
+    from netem_agent.tls import make_self_signed
+
+    result = make_self_signed(Path(args.out_dir), args.name, days=args.days, force=args.force)
+    result["next"] = (
+        f"set tls_cert_file = {json.dumps(result['cert_file'])} and tls_key_file = "
+        f"{json.dumps(result['key_file'])} in [server]; paste the content of the certificate "
+        "file (never the key) into the station's 'Agent CA certificate' in QoE Lab and use "
+        "an https:// agent URL"
+    )
+    _print(result)
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -270,6 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "show": cmd_show,
         "clear": cmd_clear,
         "check": cmd_check,
+        "make-cert": cmd_make_cert,
     }
     try:
         return commands[args.command](args)

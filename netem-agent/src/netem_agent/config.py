@@ -148,6 +148,60 @@ class Config:
     max_lease_seconds: float = 3600.0
     state_dir: Path = Path("/var/lib/netem-agent")
     dry_run_interfaces: list[str] = field(default_factory=list)
+    #: PEM certificate (chain) and private key: with both, the agent speaks HTTPS only.
+    tls_cert_file: Path | None = None
+    tls_key_file: Path | None = None
+    #: Plain HTTP on a non-loopback address: the bearer token crosses the network in clear.
+    #: Only for an isolated cable between the QoE Lab server and the emulator box.
+    allow_plain_http: bool = False
+
+    @property
+    def tls(self) -> bool:
+        return self.tls_cert_file is not None and self.tls_key_file is not None
+
+
+def is_loopback(listen: str) -> bool:
+    """Whether ``listen`` only accepts connections from this machine (127.0.0.0/8, ::1,
+    ``localhost``). ``0.0.0.0``, ``::``, an empty address and other host names are not."""
+    if listen.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(listen.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def transport_problem(cfg: Config) -> str | None:
+    """Why the agent must not serve this configuration, or None.
+
+    Issue 13: the bearer token must never cross the lab network in clear. Plain HTTP is
+    allowed on loopback (demo, dry-run, an SSH tunnel) or with an explicit
+    ``allow_plain_http = true``; any other address needs ``tls_cert_file``/``tls_key_file``.
+    """
+    if cfg.tls or cfg.allow_plain_http or is_loopback(cfg.listen):
+        return None
+    return (
+        f"server.listen = {cfg.listen!r} is not a loopback address and no TLS is configured: "
+        "the bearer token would cross the network in clear. Set server.tls_cert_file and "
+        "server.tls_key_file (`netem-agent make-cert` makes a self-signed pair), listen on "
+        "127.0.0.1, or - on an isolated cable only - set server.allow_plain_http = true"
+    )
+
+
+def _tls_files(server: dict[str, Any], base: Path | None) -> tuple[Path | None, Path | None]:
+    paths: list[Path | None] = []
+    for key in ("tls_cert_file", "tls_key_file"):
+        value = server.get(key)
+        if value is None:
+            paths.append(None)
+            continue
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"server.{key} must be a file path")
+        path = Path(value)
+        paths.append(base / path if base is not None and not path.is_absolute() else path)
+    if (paths[0] is None) != (paths[1] is None):
+        raise ConfigError("server.tls_cert_file and server.tls_key_file go together: give both")
+    return paths[0], paths[1]
 
 
 def load_config(path: str | Path) -> Config:
@@ -166,7 +220,15 @@ def config_from_dict(doc: dict[str, Any], base: Path | None = None) -> Config:
     server = doc.get("server", {})
     agent = doc.get("agent", {})
     cfg = Config()
-    bad = set(server) - {"listen", "port", "token", "token_file"}
+    bad = set(server) - {
+        "listen",
+        "port",
+        "token",
+        "token_file",
+        "tls_cert_file",
+        "tls_key_file",
+        "allow_plain_http",
+    }
     bad |= set(agent) - {"backend", "lease_seconds", "max_lease_seconds", "state_dir"}
     if bad:
         raise ConfigError(f"unknown keys {sorted(bad)}")
@@ -184,6 +246,14 @@ def config_from_dict(doc: dict[str, Any], base: Path | None = None) -> Config:
         cfg.token = str(server["token"])
     if cfg.token is not None and len(cfg.token) < 16:
         raise ConfigError("server.token must be at least 16 characters")
+    cfg.tls_cert_file, cfg.tls_key_file = _tls_files(server, base)
+    allow = server.get("allow_plain_http", False)
+    if not isinstance(allow, bool):
+        raise ConfigError("server.allow_plain_http must be true or false")
+    cfg.allow_plain_http = allow
+    problem = transport_problem(cfg)
+    if problem:
+        raise ConfigError(problem)
     cfg.topology = make_topology(doc.get("topology", {}))
     cfg.backend = agent.get("backend", "netlink")
     if cfg.backend not in ("netlink", "dry-run"):

@@ -9,6 +9,9 @@ Endpoints (all under ``/v1`` need ``Authorization: Bearer <token>``):
 * ``POST /v1/lease/renew`` — body ``{"lease_seconds": 30}`` (optional) — the heartbeat
 * ``DELETE /v1/profile`` — restore the interfaces
 * ``GET /v1/operations`` — dry-run backend only: the recorded operations
+
+With ``[server] tls_cert_file``/``tls_key_file`` the API is HTTPS only (TLS >= 1.2); plain
+HTTP is served on loopback or with an explicit ``allow_plain_http`` (see config.py).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import gc
 import hmac
 import json
 import logging
+import socket
+import ssl
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -27,13 +32,16 @@ from netem_profile import ProfileError, parse_profile
 from netem_agent import __version__
 from netem_agent.agent import Agent
 from netem_agent.backends import Backend, DryRunBackend, NetlinkBackend
-from netem_agent.config import Config
+from netem_agent.config import Config, ConfigError, transport_problem
 from netem_agent.errors import AgentError
 from netem_agent.state_store import StateStore
+from netem_agent.tls import server_context
 
 log = logging.getLogger("netem_agent.server")
 
 MAX_BODY = 64 * 1024
+#: A TLS client that does not finish its handshake within this time is dropped.
+HANDSHAKE_TIMEOUT = 10.0
 
 
 class ApiError(Exception):
@@ -51,6 +59,9 @@ def _reject_constant(name: str) -> Any:
 class Handler(BaseHTTPRequestHandler):
     server: AgentHTTPServer
     protocol_version = "HTTP/1.1"
+    # Headers and body go out as separate writes (separate TLS records): send each at once
+    # instead of letting Nagle's algorithm hold the second until the first is acknowledged.
+    disable_nagle_algorithm = True
     server_version = f"netem-agent/{__version__}"
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -212,11 +223,38 @@ class AgentHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], agent: Agent, token: str) -> None:
+    def __init__(
+        self,
+        address: tuple[str, int],
+        agent: Agent,
+        token: str,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self.agent = agent
         self.token = token
+        self.tls = tls
         self.lease_changed = threading.Event()
         super().__init__(address, Handler)
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        conn, addr = super().get_request()
+        if self.tls is None:
+            return conn, addr
+        # The handshake runs in the request's own thread (finish_request), so a slow or
+        # silent client never blocks accepting the next connection.
+        return self.tls.wrap_socket(conn, server_side=True, do_handshake_on_connect=False), addr
+
+    def finish_request(self, request: Any, client_address: Any) -> None:
+        if isinstance(request, ssl.SSLSocket):
+            try:
+                request.settimeout(HANDSHAKE_TIMEOUT)
+                request.do_handshake()
+                request.settimeout(None)
+            except (ssl.SSLError, OSError) as e:
+                # e.g. a plain-HTTP client on the HTTPS port, or a client that distrusts us
+                log.info("TLS handshake with %s failed: %s", client_address[0], e)
+                return
+        super().finish_request(request, client_address)
 
 
 class LeaseWatcher(threading.Thread):
@@ -267,12 +305,22 @@ class Service:
     def __init__(self, cfg: Config, backend: Backend | None = None) -> None:
         if not cfg.token:
             raise ValueError("a bearer token is required (server.token or server.token_file)")
+        problem = transport_problem(cfg)
+        if problem:
+            raise ConfigError(problem)
+        tls = None
+        if cfg.tls_cert_file is not None and cfg.tls_key_file is not None:
+            tls = server_context(cfg.tls_cert_file, cfg.tls_key_file)
         self.cfg = cfg
         self.agent = make_agent(cfg, backend)
         self.recovered = self.agent.recover()
-        self.httpd = AgentHTTPServer((cfg.listen, cfg.port), self.agent, cfg.token)
+        self.httpd = AgentHTTPServer((cfg.listen, cfg.port), self.agent, cfg.token, tls)
         self.watcher = LeaseWatcher(self.agent, self.httpd.lease_changed)
         self._thread: threading.Thread | None = None
+
+    @property
+    def scheme(self) -> str:
+        return "http" if self.httpd.tls is None else "https"
 
     @property
     def address(self) -> tuple[str, int]:

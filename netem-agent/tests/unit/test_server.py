@@ -246,3 +246,23 @@ def test_service_requires_a_token(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="token"):
         Service(config_from_dict(doc))
     assert os.environ.get("NO_SUCH_THING") is None
+
+
+def test_every_profile_and_capabilities_answer_names_the_agent_and_a_recording(
+    api: Client,
+) -> None:
+    """Issue 13 finding 5: the dry-run agent's ``kernel`` is a recording, and says so on
+    PUT/GET /v1/profile and /v1/capabilities, with the agent's version."""
+    from netem_agent import __version__
+
+    answers = [
+        api("PUT", "/v1/profile", {"profile": PROFILE, "lease_seconds": 30}),
+        api("GET", "/v1/profile"),
+        api("GET", "/v1/capabilities"),
+    ]
+    for status, body in answers:
+        assert status == 200, body
+        assert body["agent_version"] == __version__
+        assert body["backend"] == "dry-run"
+        assert body["kernel_source"] == "recorded"
+        assert "nothing was applied to a kernel" in body["kernel_note"]

@@ -317,6 +317,9 @@ def build_policy(
             "n_ratings": int(meta["n_ratings"]),
             "n_ratings_analysed": int(meta.get("n_ratings_analysed", meta["n_ratings"])),
             "n_sessions": int(meta.get("n_sessions", 0)),
+            # how many ratings were taken on a dry-run agent (no impairment reached a kernel)
+            "n_ratings_dry_run": meta.get("n_ratings_dry_run"),
+            "agent_backends": meta.get("agent_backends"),
             "reliable_only": bool(meta.get("reliable_only", False)),
             "reliability_cutoff": finite(meta.get("reliability_cutoff")),
             "seed": meta.get("seed"),

@@ -14,11 +14,18 @@ from qoelab.core.errors import ServiceError
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """REST_FRAMEWORK['EXCEPTION_HANDLER']: a :class:`ServiceError` becomes its status and
-    JSON body; everything else is DRF's (validation errors, 403, 404, …)."""
+    JSON body; everything else is DRF's (validation errors, 403, 404, …), a bare list of
+    messages turned into ``{"detail": …}``. Exceptions DRF does not know are left to
+    :mod:`qoelab.core.api_errors` (500/503 JSON)."""
     if isinstance(exc, ServiceError):
         set_rollback()
         return Response(exc.body(), status=exc.status)
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(response.data, list):
+        # ``ValidationError("message")`` outside a serializer: DRF answers a bare list;
+        # every error under /api/ is an object with ``detail`` (docs/api.md).
+        response.data = {"detail": " ".join(str(message) for message in response.data)}
+    return response
 
 
 MAX_ID = 2**63 - 1

@@ -9,7 +9,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
 from qoelab import __version__
-from qoelab.core.health import broker_status, database_status, worker_status
+from qoelab.core.health import broker_status, database_status, shared_worker_status
 
 
 @never_cache
@@ -17,11 +17,13 @@ from qoelab.core.health import broker_status, database_status, worker_status
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database (and the broker, if one is configured) answer, else 503.
 
-    ``?worker=1`` also sends a ping task and waits for a Celery worker to answer.
+    ``?worker=1`` also reports whether a Celery worker answers a ping task: anyone may ask,
+    so the answer is shared for a few seconds and only one ping is in flight at a time
+    (:func:`qoelab.core.health.shared_worker_status`).
     """
     checks = {"database": database_status(), "broker": broker_status()}
     if request.GET.get("worker") in {"1", "true", "yes"}:
-        checks["worker"] = worker_status()
+        checks["worker"] = shared_worker_status()
     healthy = all(check["ok"] for check in checks.values())
     body = {"status": "ok" if healthy else "unavailable", "version": __version__, **checks}
     return JsonResponse(body, status=200 if healthy else 503)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from qoelab.core.errors import BadRequest
@@ -11,15 +12,25 @@ YES = {"yes", "true", "1"}
 NO = {"no", "false", "0"}
 
 
-class ImportRejected(BadRequest):
-    """The file is refused as a whole; answered as ``{"detail": "line N: reason", "line": N}``."""
+#: A reason that starts with a column's name ("rating: 9 is greater than …").
+_COLUMN_REASON = re.compile(r"^([a-z][a-z0-9_]*): ")
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+
+class ImportRejected(BadRequest):
+    """The file is refused as a whole; answered as
+    ``{"detail": "line N: reason", "line": N, "column": "name" or null}``.
+
+    ``column`` is the column at fault: given, or the column a reason starts with (every
+    cell check words its reason as ``"<column>: …"``)."""
+
+    def __init__(self, message: str, line: int | None = None, column: str | None = None) -> None:
         self.line = line
+        match = _COLUMN_REASON.match(message)
+        self.column = column if column is not None else (match.group(1) if match else None)
         super().__init__(f"line {line}: {message}" if line is not None else message)
 
     def body(self) -> dict[str, Any]:
-        return {"detail": str(self), "line": self.line}
+        return {"detail": str(self), "line": self.line, "column": self.column}
 
 
 def number_cell(row: dict[str, str], column: str, line: int) -> float:

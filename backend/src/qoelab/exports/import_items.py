@@ -9,6 +9,7 @@ with a value per item; their ``response_ms``/``since_end_ms`` must agree.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from qoe_analysis import scales
@@ -46,49 +47,84 @@ def item_value(
     return item, int(value) if scales.is_discrete(declared["scale"]) else value
 
 
-def milliseconds(row: dict[str, str], column: str, line: int) -> int | None:
-    raw = row.get(column) or ""
+TIME_COLUMNS = ("response_ms", "since_end_ms")
+
+
+def milliseconds(column: str, raw: str, line: int) -> int | None:
+    """A time cell: empty (not measured) or a whole, non-negative number of ms."""
     if raw == "":
         return None
-    value = number_cell(row, column, line)
+    value = number_cell({column: raw}, column, line)
     if value < 0 or not value.is_integer():
         raise ImportRejected(f"{column}: {raw!r} is not a whole number of milliseconds", line)
     return int(value)
 
 
+#: What an agent backend or version cell may hold (the agent's names: netlink, dry-run…).
+_PROVENANCE_TEXT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,39}")
+
+
+def imported_provenance(row: dict[str, str], line: int) -> dict[str, Any]:
+    """``Rating.provenance`` of an imported row: the file's ``agent_backend`` and
+    ``agent_version`` (a round trip of the export keeps them), else backend ``import``.
+    What the file says is kept as said: the rating's ``source`` "import" marks that this
+    server verified none of it."""
+    cells = {column: row.get(column, "") for column in ("agent_backend", "agent_version")}
+    for column, text in cells.items():
+        if text and not _PROVENANCE_TEXT.fullmatch(text):
+            raise ImportRejected(
+                f"{column}: {text!r} is not a backend name or version "
+                "(letters, digits, . _ + -; at most 40 characters)",
+                line,
+            )
+    provenance: dict[str, Any] = {"backend": cells["agent_backend"] or "import"}
+    if cells["agent_version"]:
+        provenance["agent_version"] = cells["agent_version"]
+    return provenance
+
+
 def add_value(
-    ratings: list[dict[str, Any]],
-    row: dict[str, str],
+    ratings: dict[tuple[int, bool], dict[str, Any]],
     scenario: Scenario,
+    label: str,
     applied: dict[str, Any],
     training: bool,
     item: str,
     value: int | float,
+    times: dict[str, int | None],
     line: int,
+    provenance: dict[str, Any] | None = None,
 ) -> None:
-    """Add the row's value to its rating (same scenario and training flag) in the session's
-    ``ratings``: a new rating for the first item, else one more value of the same rating."""
-    times = {column: milliseconds(row, column, line) for column in ("response_ms", "since_end_ms")}
-    rating = next(
-        (r for r in ratings if r["scenario"] == scenario and r["training"] == training), None
-    )
+    """Add a row's value to its rating (same scenario and training flag) in the session's
+    ``ratings`` (keyed by scenario row and training flag, in the order of their first line):
+    a new rating for the first item, else one more value of the same rating (whose times
+    and provenance must agree)."""
+    provenance = provenance if provenance is not None else {"backend": "import"}
+    times = {column: times.get(column) for column in TIME_COLUMNS}
+    rating = ratings.get((scenario.pk, training))
     if rating is None:
-        ratings.append(
-            {
-                "scenario": scenario,
-                "training": training,
-                "values": {item: value},
-                "applied": applied,
-                "line": line,
-                **times,
-            }
-        )
+        ratings[(scenario.pk, training)] = {
+            "scenario": scenario,
+            "training": training,
+            "values": {item: value},
+            "applied": applied,
+            "provenance": provenance,
+            "line": line,
+            **times,
+        }
         return
+    if provenance != rating["provenance"]:
+        raise ImportRejected(
+            "agent_backend/agent_version differ from the other items of this rating of "
+            f"scenario {label} (line {rating['line']})",
+            line,
+        )
     for column, ms in times.items():
         if ms != rating[column]:
+            shown = "empty" if ms is None else ms
             raise ImportRejected(
-                f"{column}: {row.get(column) or 'empty'} differs from the other items of this "
-                f"rating of scenario {row['scenario']} (line {rating['line']})",
+                f"{column}: {shown} differs from the other items of this "
+                f"rating of scenario {label} (line {rating['line']})",
                 line,
             )
     rating["values"][item] = value

@@ -21,16 +21,28 @@ declares a discrete 0..6 item. The rows of one rating
 (same session, scenario and ``training`` flag) become one stored rating with a value per
 item; ``training`` (0/1) marks training ratings (stored first in the session's order,
 round 0), ``response_ms`` and ``since_end_ms`` are optional whole milliseconds.
+``agent_backend``/``agent_version`` (optional, as exported) become the rating's
+provenance; without them (or empty) it is ``{"backend": "import"}``.
+
+Text cells are read back un-escaped (:func:`qoe_analysis.csv_cells.unescape_text_cell`):
+the export writes a game ``=x`` as ``'=x`` against spreadsheet formulas, and the import
+gives back ``=x``.
+
+Two phases (run by the import job, :mod:`qoelab.exports.tasks`): the file is read
+row by row and checked (:func:`parse_ratings`, which keeps only the compact ratings, not
+the rows), then written in one transaction with bulk inserts in chunks
+(:func:`write_ratings`). The study's design is locked while writing and must be the one the
+file was checked against.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
-import io
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from netem_profile import (
@@ -44,10 +56,20 @@ from netem_profile import (
     unflatten_direction,
 )
 from qoe_analysis import scales
-from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, REQUIRED_COLUMNS
+from qoe_analysis.csv_cells import unescape_text_cell
+from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, PROVENANCE_COLUMNS, REQUIRED_COLUMNS
 
+from qoelab.exports.bulk_insert import insert_rows
 from qoelab.exports.import_cells import ImportRejected, bool_cell, number_cell
-from qoelab.exports.import_items import add_value, implicit_item, item_value, order_entry
+from qoelab.exports.import_items import (
+    TIME_COLUMNS,
+    add_value,
+    implicit_item,
+    imported_provenance,
+    item_value,
+    milliseconds,
+    order_entry,
+)
 from qoelab.exports.tidy import PARTICIPANT_COLUMNS, question_columns, scenario_labels
 from qoelab.participants.models import Participant, Skill, participant_code_validator
 from qoelab.ratings.models import Answer, Rating
@@ -56,8 +78,6 @@ from qoelab.runs.state_machine import State
 from qoelab.studies.directions import checked_direction
 from qoelab.studies.models import Scenario, Study
 
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
-MAX_ROWS = 100_000
 FACTOR_COLUMNS = list(factor_columns())
 TOLERANCE = 1e-6
 
@@ -68,7 +88,7 @@ class _Session:
     rater: str
     game_id: int
     line: int
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    ratings: dict[tuple[int, bool], dict[str, Any]] = field(default_factory=dict)
     factors: dict[str, Any] = field(default_factory=dict)
 
 
@@ -79,41 +99,77 @@ class ImportResult:
     participants_created: int
 
 
-def _decode(data: bytes | str) -> str:
-    if isinstance(data, str):
-        return data
-    if len(data) > MAX_IMPORT_BYTES:
-        raise ImportRejected(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MiB")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ImportRejected(f"the file is not UTF-8 text ({exc.reason})") from None
+#: Called with the rows read so far (at most every ``PROGRESS_EVERY`` rows).
+Progress = Callable[[int], None]
+PROGRESS_EVERY = 2000
+WRITE_CHUNK = 2000
 
 
-def import_ratings_csv(study: Study, data: bytes | str) -> ImportResult:
-    """Validate the whole file, then write it in one transaction (or raise ImportRejected)."""
-    text = _decode(data)
-    if len(text.encode()) > MAX_IMPORT_BYTES:
-        raise ImportRejected(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MiB")
-    if not text.strip():
-        raise ImportRejected("the file is empty", 1)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+@dataclass
+class ParsedImport:
+    """A checked file: its sessions (with their ratings) and the design it was checked
+    against (:func:`design_fingerprint`)."""
+
+    sessions: dict[str, _Session]
+    rows: int
+    design: tuple[Any, ...]
+
+
+def design_fingerprint(study: Study) -> tuple[Any, ...]:
+    """What the file's rows were checked against: the version, items, questionnaire, the
+    games and the scenarios with their impairments."""
+    return (
+        study.version,
+        repr(study.rating_items),
+        repr(study.questionnaire),
+        tuple(study.games.order_by("pk").values_list("pk", "name", "pace")),
+        tuple((s.pk, s.code, repr(s.profile())) for s in study.scenarios.order_by("pk")),
+    )
+
+
+def import_ratings(
+    study: Study,
+    lines: Iterable[str],
+    digest: str,
+    progress: Progress | None = None,
+    *,
+    before_write: Callable[[], None] | None = None,
+) -> ImportResult:
+    """Check every row, then write them all in one transaction (or raise ImportRejected).
+
+    ``digest`` names the file in the imported sessions and ratings; ``progress`` hears the
+    rows checked so far and ``before_write`` when writing starts (outside the transaction:
+    a job's progress stays visible to others)."""
+    parsed = parse_ratings(study, lines, progress)
+    if before_write is not None:
+        before_write()
     with transaction.atomic():
         study = Study.objects.select_for_update().get(pk=study.pk)
-        sessions = _parse(study, text)
-        return _write(study, sessions, digest)
+        if design_fingerprint(study) != parsed.design:
+            raise ImportRejected(
+                "the study's design changed while the file was being checked; submit it again"
+            )
+        return write_ratings(study, parsed.sessions, digest)
 
 
-def _parse(study: Study, text: str) -> dict[str, _Session]:
-    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+def _records(reader: Any) -> Iterator[list[str]]:
     try:
-        header = reader.fieldnames
+        yield from reader
     except csv.Error as exc:
-        raise ImportRejected(f"malformed CSV ({exc})", 1) from None
-    if not header:
-        raise ImportRejected("the file has no header", 1)
-    header = [h.strip() for h in header]
-    reader.fieldnames = header
+        raise ImportRejected(f"malformed CSV ({exc})", reader.line_num) from None
+
+
+def parse_ratings(
+    study: Study, lines: Iterable[str], progress: Progress | None = None
+) -> ParsedImport:
+    """Read and check the file row by row; keeps the ratings, not the rows."""
+    design = design_fingerprint(study)
+    reader = csv.reader(lines, strict=True)
+    records = _records(reader)
+    header = next(records, None)
+    if not header or header == [""] or all(not h.strip() for h in header):
+        raise ImportRejected("the file is empty", 1)
+    header = [h.strip().lstrip("\ufeff") for h in header]
     duplicated = sorted({h for h in header if header.count(h) > 1})
     if duplicated:
         raise ImportRejected(f"column(s) {duplicated} appear more than once", 1)
@@ -121,14 +177,21 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
     if missing:
         raise ImportRejected(f"required column(s) missing: {', '.join(missing)}", 1)
     questions = {q["key"]: q for q in study.questionnaire if q["key"] in question_columns(study)}
-    known = {*REQUIRED_COLUMNS, *ITEM_COLUMNS, *PARTICIPANT_COLUMNS, *FACTOR_COLUMNS, *questions}
+    known = {
+        *REQUIRED_COLUMNS,
+        *ITEM_COLUMNS,
+        *PROVENANCE_COLUMNS,
+        *PARTICIPANT_COLUMNS,
+        *FACTOR_COLUMNS,
+        *questions,
+    }
     unknown = [c for c in header if c not in known]
     if unknown:
         raise ImportRejected(
             f"unknown column(s) {', '.join(unknown)}; allowed besides the required ones: "
             "the impairment factor columns (ds_delay_ms, us_delay_ms, …, see "
             "GET /api/v1/factors/) and "
-            f"{', '.join([*ITEM_COLUMNS, *PARTICIPANT_COLUMNS, *questions])}",
+            f"{', '.join([*ITEM_COLUMNS, *PROVENANCE_COLUMNS, *PARTICIPANT_COLUMNS, *questions])}",
             1,
         )
     impairment = [c for c in header if c in FACTOR_COLUMNS]
@@ -151,84 +214,158 @@ def _parse(study: Study, text: str) -> dict[str, _Session]:
         )
     sessions: dict[str, _Session] = {}
     seen: set[tuple[str, str, str, bool, str]] = set()
+    raters: set[str] = set()
+    # Rows repeat a few combinations of game, scenario, impairment, item, value and answers:
+    # each combination is checked once (the cells besides who rated and the times).
+    checked: dict[tuple[str, ...], _Checked] = {}
+    profiles: dict[tuple[int, tuple[str, ...]], dict[str, dict[str, Any]]] = {}
+    width = len(header)
+    who = [header.index("rater_id"), header.index("session_id")]
+    times = [header.index(c) for c in TIME_COLUMNS if c in header]
+    provenance_cells = {c: header.index(c) for c in PROVENANCE_COLUMNS if c in header}
+    rest = [i for i in range(width) if i not in who and i not in times]
     count = 0
-    try:
-        for row in reader:
-            line = reader.line_num
-            count += 1
-            if count > MAX_ROWS:
-                raise ImportRejected(f"more than {MAX_ROWS} rows", line)
-            if None in row or any(value is None for value in row.values()):
-                raise ImportRejected(
-                    f"expected {len(header)} fields like the header, got a different number",
-                    line,
-                )
-            row = {k: (v or "").strip() for k, v in row.items()}
-            for column in REQUIRED_COLUMNS:
-                if row[column] == "":
-                    raise ImportRejected(f"{column}: missing value", line)
-            rater = row["rater_id"]
+    for cells in records:
+        line = reader.line_num
+        if count % PROGRESS_EVERY == 0 and progress is not None and count:
+            progress(count)
+        count += 1
+        if count > settings.QOELAB_IMPORT_MAX_ROWS:
+            raise ImportRejected(f"more than {settings.QOELAB_IMPORT_MAX_ROWS} rows", line)
+        if len(cells) != width:
+            raise ImportRejected(f"expected {width} fields like the header, got {len(cells)}", line)
+        key_cells = tuple([cells[i] for i in rest])
+        cell = checked.get(key_cells)
+        if cell is None:
+            row = {k: _text(v) for k, v in zip(header, cells, strict=True)}
+            cell = checked[key_cells] = _check(
+                row, games, scenarios, profiles, impairment, items, implicit, questions, line
+            )
+        rater = _text(cells[who[0]])
+        session_key = _text(cells[who[1]])
+        if rater not in raters:
+            if rater == "":
+                raise ImportRejected("rater_id: missing value", line)
             try:
                 participant_code_validator(rater)
             except Exception:
                 raise ImportRejected(
                     f"rater_id: {rater!r} is not a valid participant code", line
                 ) from None
-            game = games.get(row["game"])
-            if game is None:
-                raise ImportRejected(
-                    f"game: {row['game']!r} is not a game of this study "
-                    f"({', '.join(sorted(games))})",
-                    line,
-                )
-            if row["game_pace"] != game.pace:
-                raise ImportRejected(
-                    f"game_pace: {row['game_pace']!r} but {game.name!r} is {game.pace!r}", line
-                )
-            scenario = scenarios.get(row["scenario"])
-            if scenario is None:
-                raise ImportRejected(
-                    f"scenario: {row['scenario']!r} is not a scenario of this study", line
-                )
-            applied = _impairment(row, impairment, scenario, line)
-            item, value = item_value(row, items, implicit, line)
-            training = (
-                bool_cell(row["training"], "training", line) if row.get("training") else False
+            raters.add(rater)
+        if session_key == "":
+            raise ImportRejected("session_id: missing value", line)
+        key = (rater, session_key, cell.label, cell.training, cell.item)
+        if key in seen:
+            raise ImportRejected(
+                f"a second {'training ' if cell.training else ''}rating of item {cell.item} for "
+                f"scenario {cell.label} by {rater} in session {session_key}",
+                line,
             )
-            key = (rater, row["session_id"], row["scenario"], training, item)
-            if key in seen:
+        seen.add(key)
+        entry = sessions.get(session_key)
+        if entry is None:
+            entry = sessions[session_key] = _Session(session_key, rater, cell.game.pk, line)
+        elif entry.rater != rater or entry.game_id != cell.game.pk:
+            raise ImportRejected(
+                f"session {session_key} already has rater {entry.rater} and another "
+                "game; a session is one rater playing one game",
+                line,
+                "session_id",
+            )
+        for name, answer in cell.factors.items():
+            if name in entry.factors and entry.factors[name] != answer:
                 raise ImportRejected(
-                    f"a second {'training ' if training else ''}rating of item {item} for "
-                    f"scenario {row['scenario']} by {rater} in session {row['session_id']}",
+                    f"{name}: {answer!r} differs from {entry.factors[name]!r} earlier in "
+                    f"session {session_key}",
                     line,
                 )
-            seen.add(key)
-            entry = sessions.get(row["session_id"])
-            if entry is None:
-                entry = sessions[row["session_id"]] = _Session(
-                    row["session_id"], rater, game.pk, line
-                )
-            elif entry.rater != rater or entry.game_id != game.pk:
-                raise ImportRejected(
-                    f"session {row['session_id']} already has rater {entry.rater} and another "
-                    "game; a session is one rater playing one game",
-                    line,
-                )
-            factors = _factors(row, questions, line)
-            for name, answer in factors.items():
-                if name in entry.factors and entry.factors[name] != answer:
-                    raise ImportRejected(
-                        f"{name}: {answer!r} differs from {entry.factors[name]!r} earlier in "
-                        f"session {row['session_id']}",
-                        line,
-                    )
-                entry.factors[name] = answer
-            add_value(entry.rows, row, scenario, applied, training, item, value, line)
-    except csv.Error as exc:
-        raise ImportRejected(f"malformed CSV ({exc})", reader.line_num) from None
+            entry.factors[name] = answer
+        row_times = {header[i]: milliseconds(header[i], _text(cells[i]), line) for i in times}
+        provenance = imported_provenance(
+            {column: _text(cells[i]) for column, i in provenance_cells.items()}, line
+        )
+        add_value(
+            entry.ratings,
+            cell.scenario,
+            cell.label,
+            cell.applied,
+            cell.training,
+            cell.item,
+            cell.value,
+            row_times,
+            line,
+            provenance,
+        )
     if not sessions:
         raise ImportRejected("the file contains no ratings", 2)
-    return sessions
+    if progress is not None:
+        progress(count)
+    return ParsedImport(sessions=sessions, rows=count, design=design)
+
+
+def _text(cell: str) -> str:
+    """A cell as the export meant it: trimmed, the formula escape undone."""
+    return str(unescape_text_cell(cell.strip()))
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """What a row's cells (besides rater, session and times) stand for, once checked."""
+
+    game: Any
+    scenario: Scenario
+    label: str
+    applied: dict[str, dict[str, Any]]
+    item: str
+    value: int | float
+    training: bool
+    factors: dict[str, Any]
+
+
+def _check(
+    row: dict[str, str],
+    games: dict[str, Any],
+    scenarios: dict[str, Scenario],
+    profiles: dict[tuple[int, tuple[str, ...]], dict[str, dict[str, Any]]],
+    impairment: list[str],
+    items: dict[str, dict[str, Any]],
+    implicit: str | None,
+    questions: dict[str, dict[str, Any]],
+    line: int,
+) -> _Checked:
+    for column in REQUIRED_COLUMNS:
+        if column not in ("rater_id", "session_id") and row[column] == "":
+            raise ImportRejected(f"{column}: missing value", line)
+    game = games.get(row["game"])
+    if game is None:
+        raise ImportRejected(
+            f"game: {row['game']!r} is not a game of this study ({', '.join(sorted(games))})",
+            line,
+        )
+    if row["game_pace"] != game.pace:
+        raise ImportRejected(
+            f"game_pace: {row['game_pace']!r} but {game.name!r} is {game.pace!r}", line
+        )
+    scenario = scenarios.get(row["scenario"])
+    if scenario is None:
+        raise ImportRejected(f"scenario: {row['scenario']!r} is not a scenario of this study", line)
+    cache_key = (scenario.pk, tuple(row[c] for c in impairment))
+    applied = profiles.get(cache_key)
+    if applied is None:
+        applied = profiles[cache_key] = _impairment(row, impairment, scenario, line)
+    item, value = item_value(row, items, implicit, line)
+    training = bool_cell(row["training"], "training", line) if row.get("training") else False
+    return _Checked(
+        game=game,
+        scenario=scenario,
+        label=row["scenario"],
+        applied=applied,
+        item=item,
+        value=value,
+        training=training,
+        factors=_factors(row, questions, line),
+    )
 
 
 def _factor_value(row: dict[str, str], column: str, factor: Factor, line: int) -> float | str:
@@ -330,18 +467,84 @@ def _factors(
     return out
 
 
-def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportResult:
+def write_ratings(study: Study, sessions: dict[str, _Session], digest: str) -> ImportResult:
+    """Store the checked sessions (call inside a transaction): participants, sessions,
+    ratings and answers by bulk inserts of ``WRITE_CHUNK`` rows."""
     now = timezone.now()
     phases = {q["key"]: q.get("phase", "post") for q in study.questionnaire}
     participants = {p.code: p for p in study.participants.all()}
-    created_participants = 0
-    ratings = 0
+    new_codes = sorted({entry.rater for entry in sessions.values()} - set(participants))
+    Participant.objects.bulk_create(
+        [Participant(study=study, code=code) for code in new_codes], batch_size=WRITE_CHUNK
+    )
+    participants = {p.code: p for p in study.participants.all()}
+    _record_attributes(sessions, participants)
+    taken = set(
+        Session.objects.filter(study=study)
+        .exclude(state=State.ABORTED)
+        .values_list("participant_id", "game_id")
+    )
     for entry in sessions.values():
-        participant = participants.get(entry.rater)
-        if participant is None:
-            participant = Participant.objects.create(study=study, code=entry.rater)
-            participants[entry.rater] = participant
-            created_participants += 1
+        if (participants[entry.rater].pk, entry.game_id) in taken:
+            raise ImportRejected(
+                f"participant {entry.rater} already has a session with this game "
+                f"(session {entry.key}); was the file imported before?",
+                entry.line,
+                "session_id",
+            )
+        taken.add((participants[entry.rater].pk, entry.game_id))
+    # Training ratings lead the session's order, as in a session run in the lab.
+    ordered = {
+        key: sorted(entry.ratings.values(), key=lambda r: not r["training"])
+        for key, entry in sessions.items()
+    }
+    insert_rows(
+        Session,
+        (
+            {
+                "study_id": study.pk,
+                "study_version": study.version,
+                "participant_id": participants[entry.rater].pk,
+                "game_id": entry.game_id,
+                "station_id": None,
+                "state": State.COMPLETED,
+                "order_policy": "imported",
+                "seed": 0,
+                "order": [order_entry(r) for r in ordered[entry.key]],
+                "current_index": len(ordered[entry.key]) - 1,
+                "imported": True,
+                "message": f"Imported from session {entry.key!r} of a ratings CSV ({digest}).",
+                "completed_at": now,
+            }
+            for entry in sessions.values()
+        ),
+        now=now,
+        chunk=WRITE_CHUNK,
+    )
+    # A participant has one live session per game (a constraint), so the pair finds it.
+    live = dict(
+        (((participant, game), pk))
+        for pk, participant, game in Session.objects.filter(study=study)
+        .exclude(state=State.ABORTED)
+        .values_list("pk", "participant_id", "game_id")
+    )
+    created = {
+        key: live[(participants[entry.rater].pk, entry.game_id)] for key, entry in sessions.items()
+    }
+    ratings = insert_rows(
+        Rating, _ratings(created, ordered, digest, now), now=now, chunk=WRITE_CHUNK
+    )
+    _bulk(Answer, _answers(sessions, created, phases, now))
+    return ImportResult(
+        sessions=len(sessions), ratings=ratings, participants_created=len(new_codes)
+    )
+
+
+def _record_attributes(sessions: dict[str, _Session], participants: dict[str, Participant]) -> None:
+    """A participant's age and skill from the file: set when unknown, else must agree."""
+    changed: dict[str, set[str]] = {}
+    for entry in sessions.values():
+        participant = participants[entry.rater]
         for attribute in ("age", "skill"):
             value = entry.factors.get(attribute)
             if value is None:
@@ -349,66 +552,77 @@ def _write(study: Study, sessions: dict[str, _Session], digest: str) -> ImportRe
             current = getattr(participant, attribute)
             if current in (None, ""):
                 setattr(participant, attribute, value)
-                participant.save(update_fields=[attribute])
+                changed.setdefault(attribute, set()).add(participant.code)
             elif current != value:
                 raise ImportRejected(
                     f"{attribute}: {value!r} but participant {participant.code} is recorded "
                     f"with {current!r}",
                     entry.line,
                 )
-        if (
-            Session.objects.filter(participant=participant, game_id=entry.game_id)
-            .exclude(state=State.ABORTED)
-            .exists()
-        ):
-            raise ImportRejected(
-                f"participant {participant.code} already has a session with this game "
-                f"(session {entry.key}); was the file imported before?",
-                entry.line,
-            )
-        # Training ratings lead the session's order, as in a session run in the lab.
-        rows = sorted(entry.rows, key=lambda r: not r["training"])
-        session = Session.objects.create(
-            study=study,
-            study_version=study.version,
-            participant=participant,
-            game_id=entry.game_id,
-            station=None,
-            state=State.COMPLETED,
-            order_policy="imported",
-            seed=0,
-            order=[order_entry(r) for r in rows],
-            current_index=len(rows) - 1,
-            imported=True,
-            message=f"Imported from session {entry.key!r} of a ratings CSV ({digest}).",
-            completed_at=now,
+    for attribute, codes in changed.items():
+        Participant.objects.bulk_update(
+            [participants[code] for code in codes], [attribute], batch_size=WRITE_CHUNK
         )
-        for index, row in enumerate(rows):
-            Rating.objects.create(
-                session=session,
-                scenario=row["scenario"],
-                order_index=index,
-                round=0 if row["training"] else 1,
-                values=row["values"],
-                training=row["training"],
-                response_ms=row["response_ms"],
-                since_end_ms=row["since_end_ms"],
-                rated_at=now,
-                applied_profile=row["applied"],
-                idempotency_key=f"import-{digest}-{row['line']}",
-                source="import",
-            )
-            ratings += 1
-        for key, value in entry.factors.items():
-            if key in ("age", "skill"):
+
+
+def _ratings(
+    created: dict[str, int],
+    ordered: dict[str, list[dict[str, Any]]],
+    digest: str,
+    now: Any,
+) -> Iterator[dict[str, Any]]:
+    # Equal values share one object, so the insert prepares each distinct one once.
+    shared: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
+    for key, session in created.items():
+        for index, row in enumerate(ordered[key]):
+            values = shared.setdefault(tuple(sorted(row["values"].items())), row["values"])
+            yield {
+                "session_id": session,
+                "scenario_id": row["scenario"].pk,
+                "order_index": index,
+                "round": 0 if row["training"] else 1,
+                "values": values,
+                "training": row["training"],
+                "response_ms": row["response_ms"],
+                "since_end_ms": row["since_end_ms"],
+                "rated_at": now,
+                "applied_profile": row["applied"],
+                "provenance": row["provenance"],
+                "idempotency_key": f"import-{digest}-{row['line']}",
+                "source": "import",
+            }
+
+
+def _answers(
+    sessions: dict[str, _Session],
+    created: dict[str, int],
+    phases: dict[str, str],
+    now: Any,
+) -> Iterator[Answer]:
+    for key, entry in sessions.items():
+        for name, value in entry.factors.items():
+            if name in ("age", "skill"):
                 continue
-            Answer.objects.create(
-                session=session,
-                phase="pre" if key == "genre_preference" else phases.get(key, "post"),
-                key=key,
+            yield Answer(
+                session_id=created[key],
+                phase="pre" if name == "genre_preference" else phases.get(name, "post"),
+                key=name,
                 value=value,
                 answered_at=now,
             )
-    return ImportResult(
-        sessions=len(sessions), ratings=ratings, participants_created=created_participants
-    )
+
+
+def _bulk(model: Any, objects: Iterable[Any]) -> int:
+    """Insert ``objects`` in chunks of ``WRITE_CHUNK`` (never all of them in memory)."""
+    count = 0
+    chunk: list[Any] = []
+    for obj in objects:
+        chunk.append(obj)
+        if len(chunk) == WRITE_CHUNK:
+            model.objects.bulk_create(chunk)
+            count += len(chunk)
+            chunk = []
+    if chunk:
+        model.objects.bulk_create(chunk)
+        count += len(chunk)
+    return count

@@ -6,7 +6,7 @@ left without a value has no row), with the columns of
 
     rater_id, session_id, game, game_pace, scenario,
     ds_delay_ms, us_delay_ms, ds_jitter_ms, us_jitter_ms, …, ds_corrupt_pct, us_corrupt_pct,
-    item, rating, training, response_ms, since_end_ms
+    item, rating, training, response_ms, since_end_ms, agent_backend, agent_version
 
 — one column per impairment factor of the registry and direction
 (:func:`netem_profile.factor_columns`, ``ds_`` = downstream, server→client; ``us_`` =
@@ -26,7 +26,10 @@ delay/loss-only CSV).
 ``item`` is the rating item's key, ``rating`` the value on its scale (the items and their
 scales are the sidecar, :func:`qoelab.studies.rating_items.sidecar`), ``training`` 1 for a
 rating of the training phase (exported, marked; the analysis leaves it out), the times in
-ms (empty when unknown, e.g. for imported ratings).
+ms (empty when unknown, e.g. for imported ratings). ``agent_backend`` and ``agent_version``
+are the rating's provenance (``Rating.provenance``): the netem agent backend that applied
+the impairment (``netlink``; ``dry-run`` = nothing applied to a kernel; ``import`` for an
+imported rating whose file did not say) and the agent's version; empty when unknown.
 
 Rules: only ratings of completed sessions by default; the retest round (round 2) is left
 out by default because the analysis allows one rating per rater, session and scenario —
@@ -45,7 +48,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 from netem_profile import DIRECTION_PREFIXES, FACTORS, flatten_direction
-from qoe_analysis.tidy_columns import TIDY_COLUMNS
+from qoe_analysis.csv_cells import escape_text_cell
+from qoe_analysis.tidy_columns import AGENT_BACKEND, AGENT_VERSION, TIDY_COLUMNS
 
 from qoelab.core.errors import BadRequest
 from qoelab.ratings.models import Answer, Rating
@@ -114,6 +118,15 @@ def factor_values(applied: dict[str, Any] | None) -> dict[str, str]:
     return row
 
 
+def provenance_columns(provenance: Any) -> dict[str, str]:
+    """``agent_backend``/``agent_version`` of a rating's provenance (empty = unknown)."""
+    known = provenance if isinstance(provenance, dict) else {}
+    return {
+        AGENT_BACKEND: str(known.get("backend") or ""),
+        AGENT_VERSION: str(known.get("agent_version") or ""),
+    }
+
+
 def ratings_for_export(study: Study, *, include_incomplete: bool = False) -> QuerySet[Rating]:
     ratings = Rating.objects.filter(session__study=study).select_related(
         "session__participant", "session__game", "scenario"
@@ -123,17 +136,46 @@ def ratings_for_export(study: Study, *, include_incomplete: bool = False) -> Que
     return ratings.order_by("session_id", "order_index")
 
 
+#: Columns written as numbers; every other column is text, escaped against spreadsheet
+#: formulas (:func:`qoe_analysis.csv_cells.escape_text_cell`, OWASP "CSV Injection").
+NUMERIC_COLUMNS = frozenset(
+    [
+        *(
+            f"{prefix}_{factor.key}"
+            for prefix in DIRECTION_PREFIXES.values()
+            for factor in FACTORS
+            if factor.kind != "nominal"
+        ),
+        "rating",
+        "training",
+        "response_ms",
+        "since_end_ms",
+        "age",
+    ]
+)
+
+
 @dataclass(frozen=True)
 class TidyTable:
     columns: list[str]
     rows: list[dict[str, str]]
+    #: Further numeric columns (the study's integer questions).
+    numeric: frozenset[str] = frozenset()
+
+    def cell(self, column: str, value: str) -> str:
+        """A cell as written: a text cell that a spreadsheet would run gets a ``'``."""
+        if column in NUMERIC_COLUMNS or column in self.numeric:
+            return value
+        return str(escape_text_cell(value))
 
     def to_csv(self) -> str:
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=self.columns, lineterminator="\n")
         writer.writeheader()
         for row in self.rows:
-            writer.writerow({column: row.get(column, "") for column in self.columns})
+            writer.writerow(
+                {column: self.cell(column, row.get(column, "")) for column in self.columns}
+            )
         return out.getvalue()
 
 
@@ -164,6 +206,7 @@ def tidy_table(
             "training": "1" if rating.training else "0",
             "response_ms": _optional(rating.response_ms),
             "since_end_ms": _optional(rating.since_end_ms),
+            **provenance_columns(rating.provenance),
             "age": _factor(participant.age),
             "skill": participant.skill,
             "genre_preference": _factor(session_answers.get("genre_preference")),
@@ -178,7 +221,8 @@ def tidy_table(
         for column in [*PARTICIPANT_COLUMNS, *questions]
         if rows and all(row.get(column, "") != "" for row in rows)
     ]
-    return TidyTable(columns=[*TIDY_COLUMNS, *factors], rows=rows)
+    integers = {q["key"] for q in study.questionnaire if q.get("kind") == "integer"}
+    return TidyTable(columns=[*TIDY_COLUMNS, *factors], rows=rows, numeric=frozenset(integers))
 
 
 def tidy_csv(study: Study, **options: bool) -> str:
@@ -248,6 +292,7 @@ def study_json(study: Study) -> dict[str, Any]:
                         "scenario": labels[r.scenario_id],
                         "requested_profile": scenarios[r.scenario_id].profile(),
                         "applied_profile": r.applied_profile,
+                        "provenance": r.provenance,
                         "values": r.values,
                         "training": r.training,
                         "response_ms": r.response_ms,
@@ -276,7 +321,9 @@ def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
     (``ref_videos``), each stimulus is a (game, scenario) pair (``dis_videos``), observers
     are the participants' codes; a retest rating makes the observer's entry a list
     ``[first, retest]`` (sureal's repetitions). Training ratings are left out, as in every
-    analysis. ``ref_score`` is the item's scale maximum.
+    analysis. ``ref_score`` is the item's scale maximum. Each stimulus lists the
+    ``agent_backends`` its ratings were taken under (provenance; ``dry-run`` means nothing
+    was applied to a kernel, ``""`` unknown), and the dataset counts ratings per backend.
     Load it with ``sureal.tools.misc.import_json_file`` / ``sureal --dataset FILE.json``.
     """
     declared = study.rating_items[0] if item is None else study.rating_item(item)
@@ -288,6 +335,7 @@ def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
     games = list(study.games.order_by("id"))
     content = {game.pk: index for index, game in enumerate(games)}
     stimuli: dict[tuple[int, int], dict[str, Any]] = {}
+    backends: dict[str, int] = {}
     for rating in ratings_for_export(study).filter(training=False):
         if key not in rating.values:
             continue
@@ -303,8 +351,13 @@ def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
                 "scenario": labels[rating.scenario_id],
                 "game": session.game.name,
                 "game_pace": session.game.pace,
+                "agent_backends": [],
             },
         )
+        backend = provenance_columns(rating.provenance)[AGENT_BACKEND]
+        if backend not in stimulus["agent_backends"]:
+            stimulus["agent_backends"].append(backend)
+        backends[backend] = backends.get(backend, 0) + 1
         observer = session.participant.code
         scores = stimulus["os"]
         if observer in scores:
@@ -318,6 +371,7 @@ def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
         "dataset_name": study.slug.replace("-", "_"),
         "item": key,
         "ref_score": float(declared["scale"]["max"]),
+        "agent_backends": dict(sorted(backends.items())),
         "ref_videos": [
             {
                 "content_id": content[game.pk],

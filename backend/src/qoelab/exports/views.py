@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+from django.conf import settings
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
-from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
+from rest_framework import status, viewsets
+from rest_framework.parsers import BaseParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from qoelab.exports.import_cells import ImportRejected
-from qoelab.exports.importer import MAX_IMPORT_BYTES, import_ratings_csv
+from qoelab.exports.import_jobs import READ_CHUNK, FileTooLarge, max_bytes_text, submit_import
+from qoelab.exports.models import ImportJob
+from qoelab.exports.serializers import ImportJobSerializer
 from qoelab.exports.tidy import study_json, sureal_dataset, tidy_csv
 from qoelab.studies.access import IsResearcher, accessible_studies
 from qoelab.studies.models import Study
@@ -93,15 +99,50 @@ class ExportItemsView(APIView):
 
 
 class PlainTextCsvParser(BaseParser):
+    """Declares ``text/csv`` bodies; the import view streams them itself (never all in
+    memory), so this parser is only used if ``request.data`` is read."""
+
     media_type = "text/csv"
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
-        return stream.read(MAX_IMPORT_BYTES + 1)
+        return b""
+
+
+def _body_chunks(request: Request) -> Iterator[bytes]:
+    while chunk := request._request.read(READ_CHUNK):
+        yield chunk
+
+
+def _upload_chunks(request: Request) -> tuple[Iterator[bytes], str]:
+    """The uploaded CSV's bytes (a text/csv body or the multipart field ``file``), refused
+    at once when its declared size is over the limit."""
+    limit = settings.QOELAB_IMPORT_MAX_BYTES
+    too_large = FileTooLarge(
+        f"the file is larger than the import limit of {max_bytes_text()} (QOELAB_IMPORT_MAX_BYTES)"
+    )
+    if request.content_type.startswith("text/csv"):
+        declared = request.META.get("CONTENT_LENGTH") or "0"
+        if declared.isdigit() and int(declared) > limit:
+            raise too_large
+        return _body_chunks(request), ""
+    if not request.content_type.startswith("multipart/form-data"):
+        raise ImportRejected("send the CSV as text/csv or as multipart field 'file'")
+    declared = request.META.get("CONTENT_LENGTH") or "0"
+    # The form's encoding adds a little; a body much larger than the limit is refused unread.
+    if declared.isdigit() and int(declared) > limit + 64 * 1024:
+        raise too_large
+    data: Any = request.data
+    upload = data.get("file") if hasattr(data, "get") else None
+    if upload is None or not hasattr(upload, "chunks"):
+        raise ImportRejected("send the CSV as text/csv or as multipart field 'file'")
+    if upload.size is not None and upload.size > limit:
+        raise too_large
+    return iter(upload.chunks(READ_CHUNK)), str(upload.name or "")
 
 
 class ImportCsvView(APIView):
     permission_classes = [IsResearcher]
-    parser_classes = [PlainTextCsvParser, MultiPartParser, FormParser]
+    parser_classes = [PlainTextCsvParser, MultiPartParser]
 
     @extend_schema(
         request={
@@ -113,32 +154,40 @@ class ImportCsvView(APIView):
             },
         },
         responses={
-            201: OpenApiResponse(description="{sessions, ratings, participants_created}"),
-            400: OpenApiResponse(description='{"detail": "line N: reason", "line": N}'),
+            200: OpenApiResponse(
+                ImportJobSerializer, description="the same file was submitted before: its job"
+            ),
+            202: OpenApiResponse(ImportJobSerializer, description="the new import job"),
+            400: OpenApiResponse(
+                description='{"detail": "...", "line": N, "column": "..."}: not UTF-8 CSV, '
+                "empty, or more rows than QOELAB_IMPORT_MAX_ROWS"
+            ),
             404: OpenApiResponse(),
+            413: OpenApiResponse(description="larger than QOELAB_IMPORT_MAX_BYTES"),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        """Import a tidy ratings CSV: all or nothing; a bad row rejects the whole file."""
+        """Import a tidy ratings CSV as a background job (all or nothing: a bad row fails
+        the job with its line and column, and nothing is stored). Poll the job at the
+        ``Location`` until its state is ``succeeded`` or ``failed``."""
         study = _study(request, pk)
-        data: Any = request.data
-        if isinstance(data, bytes | str):
-            content: bytes | str = data
-        elif request.content_type.startswith("text/csv"):
-            content = b""  # an empty body
-        else:
-            upload = data.get("file") if hasattr(data, "get") else None
-            if upload is None or not hasattr(upload, "read"):
-                raise ImportRejected("send the CSV as text/csv or as multipart field 'file'")
-            if upload.size > MAX_IMPORT_BYTES:
-                raise ImportRejected("the file is larger than 5 MiB")
-            content = upload.read()
-        result = import_ratings_csv(study, content)
-        return Response(
-            {
-                "sessions": result.sessions,
-                "ratings": result.ratings,
-                "participants_created": result.participants_created,
-            },
-            status=status.HTTP_201_CREATED,
+        chunks, name = _upload_chunks(request)
+        submission = submit_import(study, chunks, file_name=name, user=request.user)
+        job = ImportJob.objects.get(pk=submission.job.pk)
+        response = Response(
+            ImportJobSerializer(job).data,
+            status=status.HTTP_202_ACCEPTED if submission.created else status.HTTP_200_OK,
         )
+        response["Location"] = reverse("import-job-detail", kwargs={"pk": job.pk})
+        return response
+
+
+class ImportJobViewSet(viewsets.ReadOnlyModelViewSet[ImportJob]):
+    """``GET`` an import job: state (queued/running/succeeded/failed), progress 0..1, rows
+    checked, the counts once done, or the error with its line and column."""
+
+    serializer_class = ImportJobSerializer
+    permission_classes = [IsResearcher]
+
+    def get_queryset(self) -> QuerySet[ImportJob]:
+        return ImportJob.objects.filter(study__in=accessible_studies(self.request.user))

@@ -28,6 +28,10 @@ class Rating(models.Model):
     rated_at = models.DateTimeField()
     #: The impairment the agent reported as installed during play ({"upstream": {...}, ...}).
     applied_profile = models.JSONField()
+    #: Where the impairment came from: {"backend", "agent_version", "kernel",
+    #: "verified_at"} copied from the session when rated; {"backend": "import"} for an
+    #: imported rating without provenance columns.
+    provenance = models.JSONField(default=dict)
     idempotency_key = models.CharField(max_length=100)
     #: "participant", "researcher" or "import".
     source = models.CharField(max_length=20)

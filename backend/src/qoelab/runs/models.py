@@ -49,6 +49,13 @@ class Session(models.Model):
     # The agent: the verified installed state of the current scenario.
     applied_profile = models.JSONField(null=True, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)
+    #: Provenance of the applied scenario: the agent's backend ("netlink", "dry-run"),
+    #: its version and its kernel document (a read-back, or the dry-run's recording).
+    applied_backend = models.CharField(max_length=20, blank=True)
+    applied_agent_version = models.CharField(max_length=40, blank=True)
+    applied_kernel = models.JSONField(null=True, blank=True)
+    #: When the agent's kernel read-back verified the scenario (None for a dry-run).
+    applied_verified_at = models.DateTimeField(null=True, blank=True)
     lease_renewed_at = models.DateTimeField(null=True, blank=True)
     impairment_cleared_at = models.DateTimeField(null=True, blank=True)
 

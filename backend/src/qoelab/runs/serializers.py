@@ -28,11 +28,31 @@ class ItemValuesField(serializers.JSONField):
     """``{item key: number}``: one value per rating item, on the item's scale."""
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {
+            "backend": {"type": "string"},
+            "agent_version": {"type": "string"},
+            "kernel": {"type": "object", "nullable": True, "additionalProperties": {}},
+            "verified_at": {"type": "string", "format": "date-time", "nullable": True},
+        },
+    }
+)
+class ProvenanceField(serializers.JSONField):
+    """Where a rating's impairment came from (``Rating.provenance``)."""
+
+
 class RatingSerializer(serializers.ModelSerializer[Rating]):
     scenario_code = serializers.CharField(source="scenario.code", read_only=True)
     position = serializers.SerializerMethodField()
     values = ItemValuesField(help_text="{item key: value}; an optional item may be absent")
     training = serializers.BooleanField(help_text="a rating of the training phase")
+    provenance = ProvenanceField(
+        read_only=True,
+        help_text='the agent\'s backend ("netlink"; "dry-run": nothing applied to a kernel; '
+        '"import"), version, kernel document, and when a kernel read-back verified it',
+    )
     response_ms = serializers.IntegerField(
         allow_null=True, help_text="client: rating screen shown → submit (ms)"
     )
@@ -57,6 +77,7 @@ class RatingSerializer(serializers.ModelSerializer[Rating]):
             "scenario_ended_at",
             "rated_at",
             "applied_profile",
+            "provenance",
             "idempotency_key",
             "source",
         ]
@@ -89,6 +110,12 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
     game_name = serializers.CharField(source="game.name", read_only=True)
     station_name = serializers.CharField(
         source="station.name", read_only=True, default=None, allow_null=True
+    )
+    paused_from = serializers.ChoiceField(
+        choices=State.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text='the state a paused session resumes to; "" when not paused',
     )
     position = serializers.SerializerMethodField()
     scenario_count = serializers.IntegerField(read_only=True)
@@ -135,6 +162,10 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
             "seconds_remaining",
             "applied_profile",
             "applied_at",
+            "applied_backend",
+            "applied_agent_version",
+            "applied_kernel",
+            "applied_verified_at",
             "lease_renewed_at",
             "impairment_cleared_at",
             "scenario_started_at",

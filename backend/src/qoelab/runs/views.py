@@ -43,6 +43,7 @@ from qoelab.runs.serializers import (
     SessionSerializer,
 )
 from qoelab.runs.state_machine import State
+from qoelab.stations.access import may_use
 from qoelab.studies.access import IsResearcher, accessible_studies
 
 ERROR = OpenApiResponse(description='{"detail": message, "field": name or null}')
@@ -105,11 +106,17 @@ class SessionViewSet(
         study = participant.study
         if not accessible_studies(request.user).filter(pk=study.pk).exists():
             raise PermissionDenied("Only the study's owner or members may create sessions.")
+        station = data.get("station")
+        if station is not None and not may_use(request.user, station):
+            raise PermissionDenied(
+                f"station {station.pk} belongs to another researcher and is not shared: "
+                "sessions cannot run on it"
+            )
         session = services.create_session(
             study=study,
             participant=participant,
             game=data["game"],
-            station=data.get("station"),
+            station=station,
             created_by=request.user,
             seed=data.get("seed"),
         )

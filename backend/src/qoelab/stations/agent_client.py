@@ -14,23 +14,37 @@ Failures are classified for the session state machine: :class:`AgentUnreachable`
 token or a profile the agent refuses), :class:`AgentStateMismatch` (the agent answered,
 but what it reports as installed is not what was asked for). The client never trusts an
 HTTP 200 alone: :meth:`AgentClient.apply` compares the read-back with the request itself.
+
+Transport (issue 13): an https:// agent is verified against the station's
+``agent_ca_cert`` (blank: the system CAs); a failed handshake is :class:`AgentUnreachable`
+saying whether the certificate is not trusted or names another host. Plain http:// to a
+non-loopback host is refused before anything is sent unless the client allows it
+(``QOELAB_AGENT_ALLOW_PLAIN_HTTP``; stations/agent_tls.py).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import requests
 from netem_profile import DIRECTIONS as DIRECTIONS  # re-exported: the health check uses it
 from netem_profile import DirectionProfile, ProfileError, parse_profile
 
+from qoelab.stations.agent_tls import ca_bundle_path, plain_http_problem, tls_failure_message
+
 #: The profile fields the backend sets; every other field must read back neutral.
 SCENARIO_FIELDS = ("delay_ms", "jitter_ms", "loss_pct")
 #: Read-back tolerance: netem stores delay in ns and loss as a 32-bit fraction.
 DELAY_TOLERANCE_MS = 0.001
 LOSS_TOLERANCE_PCT = 1e-6
+#: The most the backend reads of an agent's answer; a longer one is refused unread.
+MAX_RESPONSE_BYTES = 1024 * 1024
+#: The agent backend that records operations instead of applying them to a kernel.
+DRY_RUN = "dry-run"
 
 
 class AgentError(Exception):
@@ -121,13 +135,51 @@ class AppliedState:
     #: What the agent read back per direction (qdiscs and netem parameters, or the dry-run
     #: backend's recorded state).
     kernel: dict[str, Any] | None = None
+    #: The agent's package version (``netem_agent.__version__``).
+    agent_version: str | None = None
+    #: True only when the agent says ``kernel`` was dumped from a kernel after the change
+    #: (``kernel_source == "read-back"``); a dry-run recording is never a verification.
+    kernel_read_back: bool = False
+
+
+def _read_capped(response: requests.Response) -> bytes | None:
+    """The body, or None when it exceeds :data:`MAX_RESPONSE_BYTES` (the rest is not read)."""
+    chunks, size = [], 0
+    for chunk in response.iter_content(chunk_size=64 * 1024):
+        size += len(chunk)
+        if size > MAX_RESPONSE_BYTES:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 class AgentClient:
-    def __init__(self, base_url: str, token: str, *, timeout: float = 5.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        timeout: float = 5.0,
+        ca_cert: str = "",
+        ca_dir: Path | None = None,
+        allow_plain_http: bool = True,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.timeout = timeout
+        #: PEM certificates an https:// agent must chain to ("" = the system CAs), kept as
+        #: a file in ``ca_dir`` because requests' ``verify=`` takes a path.
+        self.ca_cert = ca_cert.strip()
+        self.ca_dir = ca_dir
+        self.allow_plain_http = allow_plain_http
+
+    def ca_file(self) -> Path | None:
+        """The file holding :attr:`ca_cert` (written on first use), or None."""
+        if not self.ca_cert:
+            return None
+        if self.ca_dir is None:
+            raise ValueError("ca_dir is needed with ca_cert")
+        return ca_bundle_path(self.ca_cert + "\n", self.ca_dir)
 
     @classmethod
     def for_station(cls, station: Any, *, timeout: float | None = None) -> AgentClient:
@@ -137,6 +189,9 @@ class AgentClient:
             station.agent_url,
             station.agent_token,
             timeout=timeout if timeout is not None else settings.QOELAB_AGENT_TIMEOUT,
+            ca_cert=station.agent_ca_cert,
+            ca_dir=settings.DATA_DIR,
+            allow_plain_http=settings.QOELAB_AGENT_ALLOW_PLAIN_HTTP,
         )
 
     # --- plumbing ----------------------------------------------------------------------
@@ -145,25 +200,55 @@ class AgentClient:
         if auth:
             headers["Authorization"] = f"Bearer {self.token}"
         url = f"{self.base_url}{path}"
+        refused = plain_http_problem(self.base_url, self.allow_plain_http)
+        if refused:
+            raise AgentUnreachable(refused)
+        try:
+            ca_file = self.ca_file()
+        except OSError as exc:
+            raise AgentUnreachable(
+                f"cannot store the station's agent CA certificate under {self.ca_dir}: {exc}"
+            ) from exc
+        verify: bool | str = str(ca_file) if ca_file is not None else True
         try:
             response = requests.request(
-                method, url, json=body, headers=headers, timeout=self.timeout
+                method,
+                url,
+                json=body,
+                headers=headers,
+                timeout=self.timeout,
+                verify=verify,
+                stream=True,
             )
+            with response:
+                content = _read_capped(response)
+        except requests.exceptions.SSLError as exc:
+            raise AgentUnreachable(tls_failure_message(self.base_url, exc)) from exc
         except requests.Timeout as exc:
             raise AgentUnreachable(
                 f"the agent at {self.base_url} did not answer within {self.timeout:g} s"
             ) from exc
         except requests.RequestException as exc:
+            hint = ""
+            if self.base_url.startswith("http://") and "RemoteDisconnected" in repr(exc):
+                # what an HTTPS agent does with a plain-HTTP request
+                hint = "; it closed the connection: if it serves HTTPS, use an https:// URL"
             raise AgentUnreachable(
-                f"the agent at {self.base_url} is unreachable ({type(exc).__name__})"
+                f"the agent at {self.base_url} is unreachable ({type(exc).__name__}){hint}"
             ) from exc
+        if content is None:
+            raise AgentUnreachable(
+                f"the agent at {self.base_url} answered with more than "
+                f"{MAX_RESPONSE_BYTES // 1024} KiB; the answer was not read"
+            )
         try:
-            data = response.json()
-        except ValueError:
+            data = json.loads(content)
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deep
             data = None
         if response.status_code >= 400:
             reason = data.get("error") if isinstance(data, dict) else None
-            reason = reason or response.reason or "error"
+            # Shown and stored as the station's check message: bounded.
+            reason = str(reason or response.reason or "error")[:200]
             message = f"the agent refused {method} {path} (HTTP {response.status_code}: {reason})"
             if response.status_code >= 500:
                 # 502 = the agent's own verification failed, 503 = kernel operation failed
@@ -201,12 +286,18 @@ class AgentClient:
                 "the agent reports a different state than requested: " + "; ".join(problems)
             )
         backend, kernel = data.get("backend"), data.get("kernel")
+        version = data.get("agent_version")
+        backend = backend if isinstance(backend, str) else None
         return AppliedState(
             profile=summarize(data["installed"]),
             installed=data["installed"],
             lease_expires_at=data.get("lease_expires_at"),
-            backend=backend if isinstance(backend, str) else None,
+            backend=backend,
             kernel=kernel if isinstance(kernel, dict) else None,
+            agent_version=version if isinstance(version, str) else None,
+            kernel_read_back=(
+                data.get("kernel_source") == "read-back" and backend not in (None, DRY_RUN)
+            ),
         )
 
     def renew(self, lease_seconds: float) -> dict[str, Any]:

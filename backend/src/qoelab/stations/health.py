@@ -14,7 +14,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from qoelab.core.errors import BadGateway, Conflict
+from qoelab.core.errors import BadGateway
+from qoelab.stations.access import ensure_not_busy
 from qoelab.stations.agent_client import (
     DIRECTIONS,
     SCENARIO_FIELDS,
@@ -22,30 +23,15 @@ from qoelab.stations.agent_client import (
     AgentError,
     AppliedState,
 )
+from qoelab.stations.capabilities import health_version, validate_capabilities
 from qoelab.stations.models import Station
 
 #: Lease of the test profile: the agent restores the interfaces by itself when it ends.
 BASELINE_LEASE_SECONDS = 10.0
 
 
-class StationBusy(Conflict):
-    """The station is held by a session; ``str()`` says which one (409)."""
-
-
 class BaselineFailed(BadGateway):
     """The agent could not apply or verify the test profile (502)."""
-
-
-def busy_session(station: Station) -> Any:
-    """The session that holds the station (any state from start to the end), or None."""
-    from qoelab.runs.models import Session
-    from qoelab.runs.state_machine import ACTIVE_STATES
-
-    return (
-        Session.objects.filter(station=station, state__in=sorted(ACTIVE_STATES))
-        .order_by("pk")
-        .first()
-    )
 
 
 def neutral_profile() -> dict[str, dict[str, float]]:
@@ -63,13 +49,19 @@ def _store(station: Station, ok: bool, message: str, **extra: Any) -> None:
 
 
 def check_station(station: Station) -> Station:
-    """Ask the agent for its health and capabilities (with the token); store the result."""
+    """Ask the agent for its health and capabilities (with the token); store the result.
+
+    Only a valid capabilities document (:mod:`qoelab.stations.capabilities`) is stored; any
+    other answer fails the check and clears the stored capabilities, so the console never
+    shows what a foreign listener sent. Callers check access and that no session holds the
+    station (:mod:`qoelab.stations.access`).
+    """
     client = AgentClient.for_station(station)
     try:
-        health = client.health()
-        capabilities = client.capabilities()
+        version = health_version(client.health())
+        capabilities = validate_capabilities(client.capabilities())
     except AgentError as exc:
-        _store(station, False, str(exc))
+        _store(station, False, str(exc), agent_capabilities=None)
         return station
     present = capabilities.get("configured_interfaces_present") or {}
     missing = sorted(name for name, ok in present.items() if not ok)
@@ -78,10 +70,7 @@ def check_station(station: Station) -> Station:
         message = f"the agent's configured interfaces are missing: {', '.join(missing)}"
     else:
         ok = True
-        message = (
-            f"agent {health.get('version', '?')} answering, backend "
-            f"{capabilities.get('backend', health.get('backend', '?'))}"
-        )
+        message = f"agent {version} answering, backend {capabilities['backend']}"
     _store(station, ok, message, agent_capabilities=capabilities)
     return station
 
@@ -89,19 +78,14 @@ def check_station(station: Station) -> Station:
 def apply_baseline(station: Station) -> AppliedState:
     """Install the neutral profile at the station's agent and verify the read-back.
 
-    Refused (:class:`StationBusy`) while a session holds the station: the test would
-    replace the session's impairment. The profile carries a lease of
+    Refused (:class:`~qoelab.stations.access.StationBusy`) while a session holds the
+    station: the test would replace the session's impairment. The profile carries a lease of
     :data:`BASELINE_LEASE_SECONDS`, so the agent restores the interfaces soon by itself;
     a session that starts meanwhile clears or replaces it as it always does. Agent
     failures (unreachable, refused, a different state read back) are stored on the
     station and raised as :class:`BaselineFailed` (from the client's :class:`AgentError`).
     """
-    session = busy_session(station)
-    if session is not None:
-        raise StationBusy(
-            f"station {station.name!r} is busy with session {session.pk} ({session.state}); "
-            "a test profile would replace its impairment"
-        )
+    ensure_not_busy(station, "a test profile would replace its impairment")
     try:
         applied = AgentClient.for_station(station).apply(neutral_profile(), BASELINE_LEASE_SECONDS)
     except AgentError as exc:
@@ -110,10 +94,15 @@ def apply_baseline(station: Station) -> AppliedState:
             f"The agent of station {station.name!r} could not apply the test profile: {exc}"
         ) from exc
     backend = f", backend {applied.backend}" if applied.backend else ""
+    done = (
+        "applied and read back by the agent"
+        if applied.kernel_read_back
+        else "recorded by the agent (nothing was applied to a kernel)"
+    )
     _store(
         station,
         True,
-        f"test profile (no impairment) applied and read back by the agent{backend}; "
+        f"test profile (no impairment) {done}{backend}; "
         f"its {BASELINE_LEASE_SECONDS:g} s lease ends it",
     )
     return applied

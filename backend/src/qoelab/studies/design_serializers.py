@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from netem_profile import FACTORS
 from rest_framework import serializers
 
+from qoelab.core.labels import validate_label
 from qoelab.studies.design_generator import DESIGN_KINDS, FACTOR_DIRECTION_NAMES, FACTOR_KEYS
 from qoelab.studies.direction_serializers import DirectionSerializer
 from qoelab.studies.models import Study
@@ -102,7 +103,7 @@ class DesignResultSerializer(serializers.Serializer[dict[str, Any]]):
 
 class StudyCloneSerializer(serializers.Serializer[dict[str, Any]]):
     slug = serializers.SlugField(max_length=80)
-    title = serializers.CharField(max_length=200)
+    title = serializers.CharField(max_length=200, validators=[validate_label])
 
     def validate_slug(self, slug: str) -> str:
         if Study.objects.filter(slug=slug).exists():

@@ -152,6 +152,11 @@ class Study(models.Model):
         help_text="The participant's screens start in this language (the participant may "
         "switch; a session link's lang= overrides it).",
     )
+    rehearsal = models.BooleanField(
+        default=False,
+        help_text="A rehearsal may run on dry-run agents in production (nothing is applied "
+        "to a kernel); its ratings are marked dry-run. Off: a dry-run station is refused.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

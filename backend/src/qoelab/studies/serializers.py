@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from qoelab.core.labels import validate_label
+from qoelab.ratings.provenance import ratings_by_backend
 from qoelab.studies.design_generator import RATING_ALLOWANCE_SECONDS
 from qoelab.studies.direction_serializers import DirectionSerializer
 from qoelab.studies.directions import split_direction
@@ -50,6 +53,10 @@ class GameWriteSerializer(serializers.ModelSerializer[Game]):
     class Meta:
         model = Game
         fields = ["id", "study", "name", "pace", "genre"]
+        extra_kwargs = {
+            "name": {"validators": [validate_label]},
+            "genre": {"validators": [validate_label]},
+        }
         validators: list[Any] = []
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -109,6 +116,7 @@ class ScenarioWriteSerializer(serializers.ModelSerializer[Scenario]):
         read_only_fields = ["version", "retired_in_version"]
         extra_kwargs = {
             "code": {"validators": [scenario_code_validator]},
+            "label": {"validators": [validate_label]},
             "position": {"required": False},
         }
         validators: list[Any] = []
@@ -184,7 +192,9 @@ class QuestionSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.ChoiceField(choices=QUESTION_KINDS)
     text = serializers.CharField(max_length=500)
     choices = serializers.ListField(
-        child=serializers.CharField(max_length=100), required=False, max_length=20
+        child=serializers.CharField(max_length=100, validators=[validate_label]),
+        required=False,
+        max_length=20,
     )
     min = serializers.IntegerField(required=False)
     max = serializers.IntegerField(required=False)
@@ -240,6 +250,10 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
         'most impaired], "seconds": 10..600}.',
     )
     order_policy = serializers.ChoiceField(choices=OrderPolicy.choices, required=False)
+    ratings_by_backend = serializers.SerializerMethodField(
+        help_text='Ratings per agent backend of their provenance ({"netlink": n, "dry-run": '
+        'n, "import": n, "": not recorded}); a dry-run agent applied nothing to a kernel.'
+    )
     session_minutes = serializers.FloatField(
         read_only=True,
         help_text="Estimated minutes per session: free play + plays × (seconds per scenario "
@@ -269,9 +283,18 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
             "training",
             "min_response_ms",
             "language",
+            "rehearsal",
+            "ratings_by_backend",
             "session_minutes",
         ]
         read_only_fields = ["version", "session_minutes"]
+        extra_kwargs = {"title": {"validators": [validate_label]}}
+
+    @extend_schema_field(
+        {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
+    )
+    def get_ratings_by_backend(self, study: Study) -> dict[str, int]:
+        return ratings_by_backend(study)
 
     def validate_questionnaire(self, questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         keys = [q["key"] for q in questions]

@@ -23,6 +23,7 @@ from typing import Any
 from django.db import transaction
 from rest_framework import serializers
 
+from qoelab.core.labels import validate_label
 from qoelab.studies.direction_serializers import DirectionSerializer
 from qoelab.studies.directions import checked_direction, compact_direction
 from qoelab.studies.models import Game, Language, PaceClass, Study, scenario_code_validator
@@ -54,16 +55,18 @@ class StudyDocumentError(ValueError):
 
 
 class _GameEntry(serializers.Serializer[dict[str, Any]]):
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=120, validators=[validate_label])
     pace = serializers.ChoiceField(choices=PaceClass.choices)
-    genre = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    genre = serializers.CharField(
+        max_length=60, required=False, allow_blank=True, default="", validators=[validate_label]
+    )
 
 
 class _ScenarioEntry(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField(max_length=8, validators=[scenario_code_validator])
     # A field named "label" shadows Field.label in the stubs; DRF handles it at run time.
     label = serializers.CharField(  # type: ignore[assignment]
-        max_length=120, required=False, allow_blank=True, default=""
+        max_length=120, required=False, allow_blank=True, default="", validators=[validate_label]
     )
     is_baseline = serializers.BooleanField(required=False, default=False)
     upstream = DirectionSerializer(required=False)
@@ -73,10 +76,12 @@ class _ScenarioEntry(serializers.Serializer[dict[str, Any]]):
 class _StudyDocument(serializers.Serializer[dict[str, Any]]):
     format = serializers.ChoiceField(choices=[DOCUMENT_FORMAT])
     slug = serializers.SlugField(max_length=80)
-    title = serializers.CharField(max_length=200)
+    title = serializers.CharField(max_length=200, validators=[validate_label])
     description = serializers.CharField(required=False, allow_blank=True, default="")
     # Optional (documents written before it existed have none): see load_study_document.
     language = serializers.ChoiceField(choices=Language.choices, required=False)
+    # Optional, like language: a rehearsal may run on dry-run agents in production.
+    rehearsal = serializers.BooleanField(required=False)
     games = _GameEntry(many=True, allow_empty=False)
     scenarios = _ScenarioEntry(many=True, allow_empty=False)
     # The rating instrument (issue 15), optional: a document without them keeps the defaults.
@@ -223,7 +228,8 @@ def load_study_document(
     keeps its rated scenario rows: changes become a new study version (see versioning).
     ``owner`` (a user) becomes the study's owner when given. ``language`` (the
     participant's screens, ``en`` or ``de``) is optional: a new study without it gets
-    English, an existing study keeps its language unless the document names one.
+    English, an existing study keeps its language unless the document names one;
+    ``rehearsal`` likewise (default False: a dry-run agent is refused in production).
     ``create_only`` refuses a slug that exists (an import never changes another study).
     """
     data = validate_study_document(document)
@@ -233,6 +239,7 @@ def load_study_document(
             "title": data["title"],
             "description": data["description"],
             "language": data.get("language", Language.EN),
+            "rehearsal": data.get("rehearsal", False),
         },
     )
     if create_only and not created:
@@ -251,6 +258,10 @@ def load_study_document(
     if not created and "language" in data and study.language != data["language"]:
         study.language = data["language"]
         study.save(update_fields=["language", "updated_at"])
+        changed = True
+    if not created and "rehearsal" in data and study.rehearsal != data["rehearsal"]:
+        study.rehearsal = data["rehearsal"]
+        study.save(update_fields=["rehearsal", "updated_at"])
         changed = True
 
     changed |= _sync_games(study, data["games"])
@@ -370,6 +381,8 @@ def export_study_document(study: Study) -> dict[str, Any]:
         "title": study.title,
         "description": study.description,
         "language": study.language,
+        # only a rehearsal says so (the default, a real study, keeps documents unchanged)
+        **({"rehearsal": True} if study.rehearsal else {}),
         "games": [
             {"name": game.name, "pace": game.pace, "genre": game.genre}
             for game in study.games.all()

@@ -1,4 +1,4 @@
-/** The study's settings form: timing, order policy, scale and language. */
+/** The study's settings form: timing, order policy, scale, language and the rehearsal flag. */
 import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
 
@@ -18,6 +18,7 @@ export function SettingsForm({ study, onSaved }: { study: StudyDetail; onSaved: 
     retest_round: study.retest_round,
     scale_labels: study.scale_labels.join(', '),
     language: study.language,
+    rehearsal: study.rehearsal,
   });
   const [saved, setSaved] = useState(false);
   const action = useAction();
@@ -37,6 +38,7 @@ export function SettingsForm({ study, onSaved }: { study: StudyDetail; onSaved: 
       order_policy: draft.order_policy,
       retest_round: draft.retest_round,
       language: draft.language,
+      rehearsal: draft.rehearsal,
       scale_labels: draft.scale_labels
         .split(',')
         .map((s) => s.trim())
@@ -112,6 +114,16 @@ export function SettingsForm({ study, onSaved }: { study: StudyDetail; onSaved: 
             every non-baseline scenario in a second round (test–retest)
           </label>
           {errors.retest_round && <p className="field-error">{errors.retest_round}</p>}
+        </div>
+        <div className="field field--checkbox">
+          <label>
+            <input type="checkbox" checked={draft.rehearsal} onChange={(e) => { set({ rehearsal: e.target.checked }); }} /> Rehearsal:
+            may run on dry-run agents (they apply nothing to the network; the ratings are marked dry-run)
+          </label>
+          <p className="field-hint">
+            In production a session on a dry-run agent is refused unless the study is a rehearsal. Leave it off for real data.
+          </p>
+          {errors.rehearsal && <p className="field-error">{errors.rehearsal}</p>}
         </div>
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={action.busy}>

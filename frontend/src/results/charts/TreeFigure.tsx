@@ -17,11 +17,19 @@ const NODE_W = 168;
 const NODE_H = 64;
 const GAP_X = 14;
 const GAP_Y = 40;
+/**
+ * The text styles of a downloaded tree. On the page the same rules come from results.css
+ * (`svg.tree`): the Content-Security-Policy allows no inline <style> element in the page,
+ * and the detached clone below is never part of it.
+ */
 const STYLE = `text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;font-size:11px;fill:#1c2430}.rule{font-size:10px;fill:#5a6472}`;
 
 /** The whole tree as a standalone SVG document (identity transform), for download and PNG. */
 function standalone(svg: SVGSVGElement, width: number, height: number): SVGSVGElement {
   const clone = svg.cloneNode(true) as SVGSVGElement;
+  const style = document.createElementNS('http://www.w3.org/2000/svg', 'style');
+  style.textContent = STYLE;
+  clone.insertBefore(style, clone.firstChild);
   clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   clone.setAttribute('viewBox', `0 0 ${width} ${height}`);
   clone.setAttribute('width', String(width));
@@ -122,7 +130,6 @@ function TreeView({ root, doc, svgRef, onSize }: { root: TreeNode; doc: Analysis
       </div>
       <div ref={boxRef} className="tree-viewport" style={{ height: viewportHeight }} data-zoom={view.k.toFixed(3)} {...handlers}>
         <svg ref={svgRef} className="tree" width="100%" height="100%" role="img" aria-label={`Decision tree with ${nodes.length} nodes`}>
-          <style>{STYLE}</style>
           <g data-view transform={`translate(${view.x},${view.y}) scale(${view.k})`}>
             {nodes.map((n) => {
               const from = pos.get(n.parent ?? '');

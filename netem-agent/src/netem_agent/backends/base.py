@@ -56,6 +56,10 @@ class LinkState:
 
 class Backend(Protocol):
     name: str
+    #: Where the agent's ``kernel`` document comes from: ``"read-back"`` (dumped from the
+    #: kernel after the change) or ``"recorded"`` (a model of the operations; nothing was
+    #: applied to a kernel, so it proves nothing about the network).
+    kernel_source: str
 
     def exists(self, name: str) -> bool: ...
     def link(self, name: str) -> LinkState | None: ...

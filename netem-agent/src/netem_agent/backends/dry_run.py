@@ -40,6 +40,7 @@ class DryRunBackend:
     """
 
     name = "dry-run"
+    kernel_source = "recorded"
 
     def __init__(self, interfaces: list[str] | None = None) -> None:
         self._lock = threading.Lock()

@@ -45,6 +45,7 @@ class NetlinkBackend:
     """Applies operations through rtnetlink in the agent's network namespace."""
 
     name = "netlink"
+    kernel_source = "read-back"
 
     def __init__(self) -> None:
         # both sockets belong to the network namespace the backend is created in

@@ -30,6 +30,8 @@ def write_config(
         f'listen = "{listen}"',
         f"port = {port}",
         f'token = "{TOKEN}"',
+        # The management link is a veth pair inside the test kernel: an isolated cable.
+        "allow_plain_http = true",
         "",
         "[topology]",
     ]

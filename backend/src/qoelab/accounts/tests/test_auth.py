@@ -1,4 +1,4 @@
-"""JSON sign-in for the browser app: CSRF, login, me, logout, throttling."""
+"""JSON sign-in for the browser app: CSRF, login, me, logout (limits: test_throttles.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from qoelab.accounts.services import WRONG_CREDENTIALS
-from qoelab.accounts.throttles import LoginRateThrottle, LoginUsernameRateThrottle
 from qoelab.studies.models import Study
 
 LOGIN, LOGOUT, ME, CSRF = (f"/api/v1/auth/{name}/" for name in ("login", "logout", "me", "csrf"))
@@ -151,45 +150,3 @@ def test_me_shows_staff_status_and_accepts_basic_auth() -> None:
     client.credentials(HTTP_AUTHORIZATION="Basic Y2Fyb2w6Y2Fyb2wtcGFzc3dvcmQtMQ==")
     body = client.get(ME).json()
     assert body["username"] == "carol" and body["is_staff"] is True
-
-
-@pytest.mark.django_db
-def test_sign_in_attempts_are_throttled_per_address(user: Any) -> None:
-    client = browser()
-    token = csrf_token(client)
-    allowed = LoginRateThrottle().parse_rate(LoginRateThrottle.default_rate)[0]
-    assert allowed == 10
-    for attempt in range(allowed):
-        response = login(client, f"guess{attempt}", "wrong", token)
-        assert response.status_code == 400
-    response = login(client, "bob", "bob-password-1", token)
-    assert response.status_code == 429
-    assert "throttled" in response.json()["detail"]
-    assert "Retry-After" in response
-    # Another address is not affected.
-    fresh = APIClient(enforce_csrf_checks=True, REMOTE_ADDR="10.1.2.3")
-    response = login(fresh, "bob", "bob-password-1", csrf_token(fresh))
-    assert response.status_code == 200
-
-
-@pytest.mark.django_db
-def test_forged_requests_cost_no_attempt(user: Any) -> None:
-    client = browser()
-    for _ in range(20):
-        assert login(client, "bob", "wrong").status_code == 403
-    assert login(client, "bob", "bob-password-1", csrf_token(client)).status_code == 200
-
-
-@pytest.mark.django_db
-def test_sign_in_attempts_are_throttled_per_user_name_across_addresses(
-    user: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(LoginUsernameRateThrottle, "default_rate", "3/hour")
-    for attempt in range(3):
-        client = APIClient(enforce_csrf_checks=True, REMOTE_ADDR=f"10.0.0.{attempt + 1}")
-        assert login(client, "Bob ", "wrong", csrf_token(client)).status_code == 400
-    client = APIClient(enforce_csrf_checks=True, REMOTE_ADDR="10.0.0.99")
-    token = csrf_token(client)
-    assert login(client, "bob", "bob-password-1", token).status_code == 429
-    # Other user names are not affected.
-    assert login(client, "someone-else", "x", token).status_code == 400

@@ -36,7 +36,7 @@ def test_session_errors_name_the_field_and_import_errors_the_line() -> None:
     assert response is not None
     assert (response.status_code, response.data) == (
         400,
-        {"detail": "line 7: rating: missing value", "line": 7},
+        {"detail": "line 7: rating: missing value", "line": 7, "column": "rating"},
     )
 
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client, override_settings
 
 BACKEND_DIR = Path(__file__).resolve().parents[4]
@@ -74,3 +75,39 @@ def test_production_mode_refuses_to_start_without_a_secret_key() -> None:
     result = run_manage("check", QOELAB_ENV="production", DJANGO_SECRET_KEY="")
     assert result.returncode == 2
     assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_anonymous_worker_probes_share_one_ping(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13: each anonymous /healthz?worker=1 queued a Celery task. Now 40 calls, 8 at
+    a time, queue one ping (the answer is shared for QOELAB_HEALTH_WORKER_CACHE_SECONDS)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.core.cache import cache
+
+    from qoelab.core import health
+    from qoelab.core.tasks import ping
+
+    cache.delete_many([health.WORKER_RESULT_KEY, health.WORKER_PROBE_LOCK])
+    sent: list[int] = []
+    real_apply_async = ping.apply_async
+
+    def counting_apply_async(*args: object, **kwargs: object) -> object:
+        sent.append(1)
+        return real_apply_async(*args, **kwargs)
+
+    monkeypatch.setattr(ping, "apply_async", counting_apply_async)
+
+    def probe(_: int) -> tuple[int, bool]:
+        body = Client().get("/healthz", {"worker": "1"}).json()
+        return body["worker"]["ok"], body["worker"]["cached"]
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(probe, range(40)))
+    assert len(sent) == 1
+    # One probe's answer, shared: in-process it is ok; with CI's broker and no worker here,
+    # every caller gets the same "no worker answered".
+    assert len({ok for ok, _ in answers}) == 1
+    assert answers[0][0] is settings.CELERY_TASK_ALWAYS_EAGER
+    assert sum(not cached for _, cached in answers) == 1
+    cache.delete_many([health.WORKER_RESULT_KEY, health.WORKER_PROBE_LOCK])

@@ -42,7 +42,13 @@ INHERITED_CONFIGURATION = {
     "DJANGO_SECRET_KEY",
     "DJANGO_ALLOWED_HOSTS",
     "DJANGO_CSRF_TRUSTED_ORIGINS",
+    "DJANGO_NUM_PROXIES",
+    "QOELAB_CACHE_URL",
+    "QOELAB_TRUSTED_PROXIES",
 }
+#: Production requires a Redis cache URL. Nothing below signs in, so it is never contacted:
+#: a port nobody listens on makes any accidental use fail loudly instead of touching CI's.
+UNUSED_REDIS_CACHE = "redis://127.0.0.1:1/0"
 
 
 def production_environment(data_dir: Path, **overrides: str | None) -> dict[str, str]:
@@ -58,6 +64,7 @@ def production_environment(data_dir: Path, **overrides: str | None) -> dict[str,
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS=HOST,
         DJANGO_SETTINGS_MODULE="qoelab.settings",
+        QOELAB_CACHE_URL=UNUSED_REDIS_CACHE,
     )
     for key, value in overrides.items():
         if value is None:
@@ -81,7 +88,9 @@ def manage(environment: dict[str, str], *args: str) -> subprocess.CompletedProce
     )
 
 
-@pytest.mark.parametrize("missing", ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"])
+@pytest.mark.parametrize(
+    "missing", ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "QOELAB_CACHE_URL"]
+)
 def test_production_refuses_to_start_without(missing: str, tmp_path: Path) -> None:
     result = manage(production_environment(tmp_path, **{missing: None}), "check")
     assert result.returncode == 2, result.stderr
@@ -90,6 +99,41 @@ def test_production_refuses_to_start_without(missing: str, tmp_path: Path) -> No
     assert lines[0].startswith("Configuration error: ")
     assert missing in lines[0]
     assert "production mode refuses to start" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        # Issue 13: a per-process cache gave every gunicorn worker its own sign-in counters.
+        ("QOELAB_CACHE_URL", "locmem://", "QOELAB_CACHE_URL='locmem://' is not a Redis URL"),
+        ("QOELAB_TRUSTED_PROXIES", "127.0.0.1,nginx", "QOELAB_TRUSTED_PROXIES: 'nginx' is not"),
+        # Issue 13: NUM_PROXIES=1 believed X-Forwarded-For from anyone who reached gunicorn.
+        ("DJANGO_NUM_PROXIES", "1", "DJANGO_NUM_PROXIES is no longer read"),
+    ],
+)
+def test_proxy_and_cache_settings_are_checked_at_start(
+    variable: str, value: str, message: str, tmp_path: Path
+) -> None:
+    result = manage(production_environment(tmp_path, **{variable: value}), "check")
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+def test_gunicorn_binds_loopback_and_trusts_no_proxy_by_default() -> None:
+    """Issue 13: gunicorn listened on 0.0.0.0:8000 behind nginx and trusted 127.0.0.1."""
+    script = (
+        f"import runpy, json; c = runpy.run_path({str(GUNICORN_CONFIG)!r});"
+        "print(json.dumps([c['bind'], c['forwarded_allow_ips']]))"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("GUNICORN_", "QOELAB_"))}
+    run = subprocess.run([sys.executable, "-c", script], env=clean, capture_output=True, text=True)
+    assert json.loads(run.stdout) == ["127.0.0.1:8000", ""], run.stderr
+    behind_nginx = {**clean, "QOELAB_TRUSTED_PROXIES": "127.0.0.1"}
+    run = subprocess.run(
+        [sys.executable, "-c", script], env=behind_nginx, capture_output=True, text=True
+    )
+    assert json.loads(run.stdout) == ["127.0.0.1:8000", "127.0.0.1"], run.stderr
 
 
 def test_check_deploy_is_clean(tmp_path: Path) -> None:

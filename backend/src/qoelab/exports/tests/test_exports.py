@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 from datetime import UTC, datetime
 
@@ -9,6 +10,7 @@ import pytest
 from qoe_analysis import load_ratings
 from rest_framework.test import APIClient
 
+from qoelab.exports.tests.import_helpers import imported, refused
 from qoelab.participants.models import Participant
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session
@@ -35,6 +37,12 @@ def completed_session(study: Study, code: str, game_index: int, retest: bool = F
             values={"overall": 1 + (index % 5)},
             rated_at=now,
             applied_profile=scenario.profile(),
+            provenance={
+                "backend": "netlink",
+                "agent_version": "0.1.0",
+                "kernel": None,
+                "verified_at": "2026-01-01T00:00:00Z",
+            },
             idempotency_key=f"key-{session.pk}-{index}",
             source="participant",
         )
@@ -72,15 +80,37 @@ def test_csv_is_what_qoe_analysis_reads_and_imports_back(
         {**document, "slug": "elsewhere"},
         owner=researcher_client.handler._force_user,  # type: ignore[attr-defined]
     ).study
-    response = researcher_client.generic(
-        "POST", f"/api/v1/studies/{other.pk}/import/", text.encode(), content_type="text/csv"
-    )
-    assert response.status_code == 201, response.content
-    assert response.json() == {"sessions": 3, "ratings": 30, "participants_created": 2}
+    counts = imported(researcher_client, other, text)
+    assert counts == {"sessions": 3, "ratings": 30, "participants_created": 2}
     again = researcher_client.get(f"/api/v1/studies/{other.pk}/export/csv/").content.decode()
     strip = lambda t: sorted(line.split(",", 2)[2] for line in t.splitlines()[1:])  # noqa: E731
     assert again.splitlines()[0] == text.splitlines()[0]
     assert strip(again) == strip(text)  # same rows (session ids are new)
+    # the provenance columns survive the round trip, as the file said them
+    stored = Rating.objects.filter(session__study=other)
+    assert {(r.source, r.provenance["backend"]) for r in stored} == {("import", "netlink")}
+
+
+@pytest.mark.django_db
+def test_an_import_without_provenance_columns_is_marked_import(
+    researcher_client: APIClient, owned_example_study: Study
+) -> None:
+    study = owned_example_study
+    game = study.games.order_by("id").first()
+    assert game is not None
+    scenario = study.scenarios.get(code="B")
+    csv_text = (
+        "rater_id,session_id,game,game_pace,scenario,ds_delay_ms,rating\n"
+        f"R1,s1,{game.name},{game.pace},B,{scenario.profile()['downstream']['delay_ms']},4\n"
+    )
+    assert imported(researcher_client, study, csv_text)["ratings"] == 1
+    assert Rating.objects.get().provenance == {"backend": "import"}
+    exported = researcher_client.get(f"/api/v1/studies/{study.pk}/export/csv/").content.decode()
+    row = next(csv.DictReader(io.StringIO(exported)))
+    assert (row["agent_backend"], row["agent_version"]) == ("import", "")
+    bad = csv_text.replace("rating\n", "rating,agent_backend\n").replace(",4\n", ",4,a b\n")
+    job = refused(researcher_client, study, bad, "agent_backend")
+    assert (job["error_line"], job["error_column"]) == (2, "agent_backend")
 
 
 @pytest.mark.django_db
@@ -106,3 +136,7 @@ def test_json_and_sureal_exports(researcher_client: APIClient, example_study: St
     assert isinstance(stimuli["B"]["os"]["P1"], int)
     for video in sureal["dis_videos"]:
         assert {"asset_id", "content_id", "os", "path"} <= set(video)
+        assert video["agent_backends"] == ["netlink"]  # provenance per stimulus
+    assert sureal["agent_backends"] == {"netlink": 38}  # 19 ratings x 2 sessions, no training
+    rated = body["sessions"][0]["ratings"][0]
+    assert rated["provenance"]["backend"] == "netlink"

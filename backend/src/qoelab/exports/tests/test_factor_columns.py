@@ -13,6 +13,7 @@ from netem_profile import DirectionProfile, GilbertElliott
 from qoe_analysis.tidy_columns import TIDY_COLUMNS
 from rest_framework.test import APIClient
 
+from qoelab.exports.tests.import_helpers import imported, refused
 from qoelab.exports.tidy import tidy_table
 from qoelab.participants.models import Participant
 from qoelab.ratings.models import Rating
@@ -112,12 +113,6 @@ def test_a_ratings_stored_by_an_older_import_export_with_neutral_fields(
     assert row["ds_ge_r_pct"] == "100.0" and row["ds_jitter_distribution"] == "normal"
 
 
-def _post_csv(client: APIClient, study: Study, text: str) -> Any:
-    return client.generic(
-        "POST", f"/api/v1/studies/{study.pk}/import/", text.encode(), content_type="text/csv"
-    )
-
-
 @pytest.mark.django_db
 def test_the_old_four_column_csv_still_imports(researcher_client: APIClient) -> None:
     """The dissertation-shaped fixture (delay and loss per direction only) imports whole."""
@@ -137,9 +132,7 @@ def test_the_old_four_column_csv_still_imports(researcher_client: APIClient) -> 
     ]
     study = own(researcher_client, load_study_document(document).study)
     text = SYNTHETIC.read_text(encoding="utf-8")
-    response = _post_csv(researcher_client, study, text)
-    assert response.status_code == 201, response.content
-    assert response.json()["ratings"] == len(text.splitlines()) - 1
+    assert imported(researcher_client, study, text)["ratings"] == len(text.splitlines()) - 1
     # Stored complete (like the agent's read-back); jitter is the scenario's (0).
     rating = Rating.objects.filter(session__study=study, scenario__code="M1").first()
     assert rating is not None
@@ -176,8 +169,7 @@ def test_any_subset_of_factor_columns_imports_and_burst_loss_round_trips(
     body = (
         "R1,s1,Gran Turismo HD Concept,fast,G1,5,10,2\nR1,s1,Gran Turismo HD Concept,fast,B,0,0,5\n"
     )
-    response = _post_csv(researcher_client, study, header + body)
-    assert response.status_code == 201, response.content
+    imported(researcher_client, study, header + body)
     rating = Rating.objects.get(session__study=study, scenario__code="G1")
     # the columns the file lacks are the scenario's (ds delay 30, ds jitter 10)
     assert rating.applied_profile["downstream"]["gilbert_elliott"] == BURST
@@ -234,7 +226,8 @@ def test_factor_values_are_checked_naming_line_and_column(
     )
     if header in {"ds_jitter_distribution"}:
         text = text.replace(",B,0,", ",B,normal,")
-    response = _post_csv(researcher_client, study, text)
-    assert response.status_code == 400, response.content
-    assert expected in response.json()["detail"], response.json()
+    job = refused(researcher_client, study, text, expected)
+    # the job names the column at fault
+    assert job["error_line"] == int(expected.split(":")[0].removeprefix("line "))
+    assert job["error_column"] == (header if job["error_line"] == 3 else "")
     assert not study.sessions.exists()

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from qoe_analysis.scales import parse_sidecar
 from rest_framework.test import APIClient
 
+from qoelab.exports.tests.import_helpers import imported, refused
 from qoelab.exports.tests.test_exports import completed_session
 from qoelab.ratings.models import Rating
-from qoelab.runs.tests.test_bad_input import rejected
 from qoelab.studies.models import Study
 from qoelab.studies.rating_items import GAMING_PRESET
 from qoelab.studies.tests.test_rating_items_api import ZERO_TO_SIX
@@ -22,12 +21,6 @@ HEADER = "rater_id,session_id,game,game_pace,scenario,ds_delay_ms,item,rating"
 @pytest.fixture
 def owned(researcher_client: APIClient, owned_example_study: Study) -> Study:
     return owned_example_study  # researcher_client first: the study's owner is its user
-
-
-def post_csv(client: APIClient, study: Study, text: str) -> Any:
-    return client.generic(
-        "POST", f"/api/v1/studies/{study.pk}/import/", text.encode(), content_type="text/csv"
-    )
 
 
 VALUES = [3, 0, 6, 5, 1, 2]  # per rater R1, R2 and scenario B, D1, D3
@@ -50,14 +43,16 @@ def test_a_zero_to_six_dataset_imports_once_the_scale_is_declared(
 ) -> None:
     text = zero_to_six_csv()
     # Undeclared (ACR-5): the 0 on line 3 is refused with its line, and nothing is written.
-    rejected(lambda: post_csv(researcher_client, owned, text), 400, "line 3:", "item overall: 0")
+    refused(researcher_client, owned, text, "line 3:", "item overall: 0")
     response = researcher_client.patch(
         f"/api/v1/studies/{owned.pk}/", {"rating_items": [ZERO_TO_SIX]}, format="json"
     )
     assert response.status_code == 200, response.content
-    response = post_csv(researcher_client, owned, text)
-    assert response.status_code == 201, response.content
-    assert response.json() == {"sessions": 2, "ratings": 6, "participants_created": 2}
+    assert imported(researcher_client, owned, text) == {
+        "sessions": 2,
+        "ratings": 6,
+        "participants_created": 2,
+    }
     stored = Rating.objects.order_by("session_id", "order_index")
     assert [r.values for r in stored] == [{"overall": v} for v in VALUES]
 
@@ -68,25 +63,24 @@ def test_rows_naming_an_undeclared_item_or_a_value_off_scale_are_refused(
 ) -> None:
     c = researcher_client
     good = "R1,s1,Gran Turismo HD Concept,fast,B,0,overall,4"
-    rejected(
-        lambda: post_csv(
-            c, owned, f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,fun,4\n"
-        ),
-        400,
+    refused(
+        c,
+        owned,
+        f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,fun,4\n",
         "line 3",
         "fun",
     )
-    rejected(
-        lambda: post_csv(
-            c, owned, f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,overall,4.5\n"
-        ),
-        400,
+    refused(
+        c,
+        owned,
+        f"{HEADER}\n{good}\nR1,s1,Gran Turismo HD Concept,fast,D1,80,overall,4.5\n",
         "line 3",
         "overall",
     )
-    rejected(
-        lambda: post_csv(c, owned, f"{HEADER}\n{good}\n{good}\n"),
-        400,
+    refused(
+        c,
+        owned,
+        f"{HEADER}\n{good}\n{good}\n",
         "line 3",
         "a second rating of item overall",
     )
@@ -116,20 +110,18 @@ def test_long_format_with_training_rows_round_trips(
     lines = text.splitlines()
     assert len(lines) == 1 + 10 * 3
     assert lines[0].endswith(
-        "item,rating,training,response_ms,since_end_ms,age,skill,"
+        "item,rating,training,response_ms,since_end_ms,agent_backend,agent_version,age,skill,"
         "genre_preference,willing_to_pay,attitude"
     )
     clone = researcher_client.post(
         f"/api/v1/studies/{owned.pk}/clone/", {"slug": "again", "title": "Again"}, format="json"
     ).json()
     other = Study.objects.get(pk=clone["id"])
-    response = post_csv(researcher_client, other, text)
-    assert response.status_code == 201, response.content
-    assert response.json()["ratings"] == 10
-    imported = list(Rating.objects.filter(session__study=other).order_by("order_index"))
-    assert [r.training for r in imported] == [True] + [False] * 9
-    assert imported[0].values == {"overall": 1, "input_quality": 2.5, "acceptance": 1}
-    assert [r.response_ms for r in imported] == [1000 + i for i in range(10)]
+    assert imported(researcher_client, other, text)["ratings"] == 10
+    stored = list(Rating.objects.filter(session__study=other).order_by("order_index"))
+    assert [r.training for r in stored] == [True] + [False] * 9
+    assert stored[0].values == {"overall": 1, "input_quality": 2.5, "acceptance": 1}
+    assert [r.response_ms for r in stored] == [1000 + i for i in range(10)]
     again = researcher_client.get(f"/api/v1/studies/{other.pk}/export/csv/").content.decode()
     strip = lambda t: sorted(line.split(",", 2)[2] for line in t.splitlines()[1:])  # noqa: E731
     assert strip(again) == strip(text)
@@ -165,10 +157,9 @@ def test_the_public_zero_to_six_fixture_imports_with_its_sidecar(
     )
     assert response.status_code == 200, response.content
     text = (folder / "scale_0_6.csv").read_text(encoding="utf-8")
-    response = post_csv(lab, Study.objects.get(pk=sid), text)
-    assert response.status_code == 201, response.content
+    counts = imported(lab, Study.objects.get(pk=sid), text)
     rows = text.strip().splitlines()[1:]
-    assert response.json()["ratings"] == len(rows)
+    assert counts["ratings"] == len(rows)
     values = sorted(r.values["quality"] for r in Rating.objects.filter(session__study_id=sid))
     assert values == sorted(int(row.rsplit(",", 1)[1]) for row in rows)
     assert values[0] == 0 and values[-1] == 6

@@ -9,8 +9,18 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-BEFORE = [("studies", "0004_scenario_extra_fields"), ("ratings", "0001_initial")]
-AFTER = [("studies", "0005_rating_items_training"), ("ratings", "0002_rating_values")]
+# runs 0001: the sessions made below have the columns of that time (later migrations of
+# runs add NOT NULL columns that the old model state would not fill).
+BEFORE = [
+    ("studies", "0004_scenario_extra_fields"),
+    ("runs", "0001_initial"),
+    ("ratings", "0001_initial"),
+]
+AFTER = [
+    ("studies", "0005_rating_items_training"),
+    ("runs", "0001_initial"),
+    ("ratings", "0002_rating_values"),
+]
 
 
 def migrate(targets: list[tuple[str, str]]) -> Any:

@@ -11,9 +11,17 @@ from qoelab.participants.models import Participant
 from qoelab.runs.models import Session
 from qoelab.runs.ordering import build_order, training_scenarios
 from qoelab.runs.services.errors import InvalidInput, WrongState
+from qoelab.runs.services.impairment import dry_run_refusal
 from qoelab.runs.state_machine import State
 from qoelab.stations.models import Station
 from qoelab.studies.models import Game, OrderPolicy, Study
+
+
+def checked_backend(station: Station) -> str | None:
+    """The agent backend the station's last check reported (None if never checked)."""
+    capabilities = station.agent_capabilities
+    backend = capabilities.get("backend") if isinstance(capabilities, dict) else None
+    return backend if isinstance(backend, str) else None
 
 
 def create_session(
@@ -36,6 +44,10 @@ def create_session(
         )
     if game.study_id != study.pk:
         raise InvalidInput(f"game {game.name!r} belongs to another study", field="game")
+    if station is not None:
+        refusal = dry_run_refusal(station, checked_backend(station), study.rehearsal)
+        if refusal is not None:
+            raise WrongState(refusal + " (as of the station's last check)", field="station")
     with transaction.atomic():
         study = Study.objects.select_for_update().get(pk=study.pk)
         if (

@@ -6,18 +6,48 @@ so that the researcher sees why and can resume.
 
 from __future__ import annotations
 
+import contextlib
+from datetime import datetime
+
+from django.conf import settings
 from django.utils import timezone
 
 from qoelab.runs.models import Session
 from qoelab.runs.services.timing import lease_seconds
 from qoelab.runs.services.transitions import describe_position, note, pause_session, transition
 from qoelab.runs.state_machine import LEASED_STATES, State
-from qoelab.stations.agent_client import AgentClient, AgentError
+from qoelab.stations.agent_client import DRY_RUN, AgentClient, AgentError, AppliedState
+from qoelab.stations.models import Station
 
 
 def agent_for(session: Session) -> AgentClient:
     assert session.station is not None
     return AgentClient.for_station(session.station)
+
+
+def dry_run_refusal(station: Station, backend: str | None, rehearsal: bool) -> str | None:
+    """Why a scenario may not be taken on this agent, or None.
+
+    Issue 13 finding 5: in production (``settings.IS_PRODUCTION``) a dry-run agent applies
+    nothing to a kernel, so its ratings would be ratings of an unimpaired game; only a study
+    marked as a rehearsal may run on one (its ratings carry ``backend: dry-run``).
+    """
+    if backend != DRY_RUN or rehearsal or not settings.IS_PRODUCTION:
+        return None
+    return (
+        f"station {station.name!r} runs a dry-run agent; this study is not marked as a "
+        "rehearsal. A dry-run agent applies nothing to a kernel: run the session on a "
+        "station with a netlink agent, or mark the study as a rehearsal."
+    )
+
+
+def _store_provenance(session: Session, applied: AppliedState, now: datetime) -> None:
+    session.applied_profile = applied.installed
+    session.applied_at = now
+    session.applied_backend = applied.backend or ""
+    session.applied_agent_version = applied.agent_version or ""
+    session.applied_kernel = applied.kernel
+    session.applied_verified_at = now if applied.kernel_read_back else None
 
 
 def apply_current_scenario(session: Session) -> None:
@@ -39,9 +69,21 @@ def apply_current_scenario(session: Session) -> None:
             "scenario has been applied; resume when the agent is back.",
         )
         return
+    refusal = dry_run_refusal(session.station, applied.backend, session.study.rehearsal)
+    if refusal is not None:
+        # nothing reached a kernel, but the agent holds a lease: release it now (if that
+        # fails, the lease removes the recording when it runs out)
+        with contextlib.suppress(AgentError):
+            agent_for(session).clear()
+        # the console's banner shows which backend answered, even though nothing is rated
+        session.applied_backend = applied.backend or ""
+        session.applied_agent_version = applied.agent_version or ""
+        pause_session(
+            session, State.APPLYING, f"Could not apply {describe_position(session)}: {refusal}"
+        )
+        return
     now = timezone.now()
-    session.applied_profile = applied.installed
-    session.applied_at = now
+    _store_provenance(session, applied, now)
     session.lease_renewed_at = now
     session.scenario_started_at = now
     session.scenario_ended_at = None

@@ -15,6 +15,7 @@ from qoelab.runs.services.impairment import apply_current_scenario, end_session,
 from qoelab.runs.services.timing import seconds_remaining
 from qoelab.runs.services.transitions import locked, note, pause_session, transition
 from qoelab.runs.state_machine import ACTIVE_STATES, FINAL_STATES, State
+from qoelab.stations.models import Station
 
 
 def start(session_id: int) -> Session:
@@ -24,6 +25,8 @@ def start(session_id: int) -> Session:
             raise WrongState(f"the session was already started (state {session.state})")
         if session.station is None:
             raise InvalidInput("assign a station before starting the session", field="station")
+        # Changes to the station lock its row too (qoelab.stations.views): one waits for the other.
+        Station.objects.select_for_update().only("pk").get(pk=session.station.pk)
         busy = (
             Session.objects.filter(station=session.station, state__in=sorted(ACTIVE_STATES))
             .exclude(pk=session.pk)

@@ -160,6 +160,19 @@ def _check_rating(session: Session, *, position: Any, scenario_id: int | None) -
         raise WrongState("the scenario's verified impairment is missing; replay it")
 
 
+def provenance_of(session: Session) -> dict[str, Any]:
+    """The applied scenario's provenance as a rating keeps it (``Rating.provenance``):
+    the agent's backend and version, its kernel document, and when a kernel read-back
+    verified it (None when nothing was read back from a kernel, e.g. dry-run)."""
+    verified = session.applied_verified_at
+    return {
+        "backend": session.applied_backend,
+        "agent_version": session.applied_agent_version,
+        "kernel": session.applied_kernel,
+        "verified_at": verified.isoformat().replace("+00:00", "Z") if verified else None,
+    }
+
+
 def _record(
     session: Session,
     *,
@@ -187,6 +200,7 @@ def _record(
         scenario_ended_at=ended,
         rated_at=now,
         applied_profile=session.applied_profile,
+        provenance=provenance_of(session),
         idempotency_key=idempotency_key,
         source=source,
     )

@@ -347,8 +347,12 @@ def test_session_writes(lab: Lab, example_study: Study, neutral_agent: AgentDoub
     assert Session.objects.get(pk=sid).state == "rating"
 
 
+@pytest.mark.usefixtures("tasks_in_process")
 @pytest.mark.django_db
 def test_import_rejects_a_bad_file_whole(lab: Lab, example_study: Study) -> None:
+    from qoelab.exports.tests.import_helpers import refused  # it uses snapshot() from here
+    from qoelab.ratings.models import Rating
+
     c = lab.researcher
     url = f"/api/v1/studies/{example_study.pk}/import/"
     header = (
@@ -377,13 +381,22 @@ def test_import_rejects_a_bad_file_whole(lab: Lab, example_study: Study) -> None
             "unknown column",
         ),
     ]
+    # Refused before any job exists (400): not CSV at all, or nothing in it.
+    at_once = {"", header + good + 'R2,s2,"Gran Turismo,fast,D2,200,200,0,0,3\n'}
     for text, word in cases:
-        rejected(lambda text=text: post(text), 400, word)
+        if text in at_once:
+            rejected(lambda text=text: post(text), 400, word)
+        else:  # the job fails, naming the line; nothing but the failed job is stored
+            refused(c, example_study, text, word)
     rejected(lambda: c.post(url, {}, format="multipart"), 400, "file")
-    # The same good file is accepted (and a second import of it is refused whole).
-    response = post(header + good)
-    assert response.status_code == 201, response.content
-    rejected(lambda: post(header + good), 400, "already has a session")
+    # The good file is imported; sent again, the answer is its job (200), nothing doubles.
+    first = post(header + good)
+    assert first.status_code == 202 and first.json()["state"] == "succeeded", first.content
+    again = post(header + good)
+    assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
+    assert Rating.objects.filter(session__study=example_study).count() == 1
+    # Another file with the same session is refused whole.
+    refused(c, example_study, header + good.replace(",4\n", ",5\n"), "already has a session")
 
 
 @pytest.mark.django_db

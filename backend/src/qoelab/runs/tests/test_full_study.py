@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from netem_agent import __version__ as NETEM_AGENT_VERSION
 from qoe_analysis.tidy_columns import TIDY_COLUMNS
 from rest_framework.test import APIClient
 
@@ -167,6 +168,10 @@ def test_a_lab_runs_the_whole_study(
     assert list(rows[0])[: len(TIDY_COLUMNS)] == list(TIDY_COLUMNS)
     assert list(TIDY_COLUMNS)[5:9] == ["ds_delay_ms", "us_delay_ms", "ds_jitter_ms", "us_jitter_ms"]
     assert {"age", "skill", "genre_preference", "willing_to_pay", "attitude"} <= set(rows[0])
+    # provenance: every rating says which agent backend applied it (issue 13)
+    assert {(row["agent_backend"], row["agent_version"]) for row in rows} == {
+        ("dry-run", NETEM_AGENT_VERSION)
+    }
     recorded = {
         seat1["id"]: dry_run_agent.applied_profiles(),
         seat2["id"]: second_dry_run_agent.applied_profiles(),

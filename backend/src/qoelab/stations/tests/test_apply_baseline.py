@@ -18,8 +18,10 @@ from qoelab.testing import AgentDouble, DryRunAgent, free_port
 ZERO = {"delay_ms": 0.0, "jitter_ms": 0.0, "loss_pct": 0.0}
 
 
-def station_for(url: str, token: str = "station-token-0123456789", name: str = "Seat 1") -> Station:
-    return Station.objects.create(name=name, agent_url=url, agent_token=token)
+def station_for(
+    url: str, owner: Any, token: str = "station-token-0123456789", name: str = "Seat 1"
+) -> Station:
+    return Station.objects.create(name=name, agent_url=url, agent_token=token, owner=owner)
 
 
 def apply(client: APIClient, station: Station) -> Any:
@@ -29,9 +31,9 @@ def apply(client: APIClient, station: Station) -> Any:
 @pytest.mark.slow
 @pytest.mark.django_db
 def test_the_dry_run_agent_installs_and_verifies_the_neutral_profile(
-    researcher_client: APIClient, dry_run_agent: DryRunAgent
+    researcher_client: APIClient, researcher: Any, dry_run_agent: DryRunAgent
 ) -> None:
-    station = station_for(dry_run_agent.url, dry_run_agent.token)
+    station = station_for(dry_run_agent.url, researcher, dry_run_agent.token)
     # An impairment left over (e.g. by hand): the test replaces it with the baseline.
     dry_run_agent.request(
         "PUT",
@@ -50,7 +52,10 @@ def test_the_dry_run_agent_installs_and_verifies_the_neutral_profile(
     assert set(body["kernel"]) == {"upstream", "downstream"}
     assert body["lease_seconds"] == 10.0 and body["lease_expires_at"]
     assert body["station"]["id"] == station.pk and body["station"]["last_check_ok"] is True
-    assert "test profile (no impairment) applied" in body["station"]["last_check_message"]
+    assert (
+        "test profile (no impairment) recorded by the agent (nothing was applied to a kernel)"
+        in (body["station"]["last_check_message"])
+    )
     assert "agent_token" not in body["station"]
     station.refresh_from_db()
     assert station.last_check_ok is True and station.last_checked_at is not None
@@ -77,9 +82,9 @@ def lying_agent() -> Iterator[AgentDouble]:
 
 @pytest.mark.django_db
 def test_a_different_read_back_is_a_502_and_marks_the_station(
-    researcher_client: APIClient, lying_agent: AgentDouble
+    researcher_client: APIClient, researcher: Any, lying_agent: AgentDouble
 ) -> None:
-    station = station_for(lying_agent.url)
+    station = station_for(lying_agent.url, researcher)
     response = apply(researcher_client, station)
     assert response.status_code == 502
     detail = response.json()["detail"]
@@ -94,14 +99,14 @@ def test_a_different_read_back_is_a_502_and_marks_the_station(
 @pytest.mark.slow
 @pytest.mark.django_db
 def test_a_wrong_token_and_an_unreachable_agent_are_502(
-    researcher_client: APIClient, dry_run_agent: DryRunAgent
+    researcher_client: APIClient, researcher: Any, dry_run_agent: DryRunAgent
 ) -> None:
-    refused = station_for(dry_run_agent.url, "not-the-agents-token-000", name="Refused")
+    refused = station_for(dry_run_agent.url, researcher, "not-the-agents-token-000", name="Refused")
     response = apply(researcher_client, refused)
     assert response.status_code == 502
     assert "refused PUT /v1/profile (HTTP 401" in response.json()["detail"]
 
-    down = station_for(f"http://127.0.0.1:{free_port()}", name="Down")
+    down = station_for(f"http://127.0.0.1:{free_port()}", researcher, name="Down")
     response = apply(researcher_client, down)
     assert response.status_code == 502
     assert "unreachable" in response.json()["detail"]
@@ -115,7 +120,7 @@ def test_a_wrong_token_and_an_unreachable_agent_are_502(
 def test_a_station_held_by_a_session_is_409_and_the_agent_is_not_called(
     researcher_client: APIClient, researcher: Any, example_study: Study, lying_agent: AgentDouble
 ) -> None:
-    station = station_for(lying_agent.url)
+    station = station_for(lying_agent.url, researcher)
     participant = Participant.objects.create(study=example_study, code="P1", age=30)
     game = example_study.games.first()
     assert game is not None
@@ -140,7 +145,7 @@ def test_a_station_held_by_a_session_is_409_and_the_agent_is_not_called(
 
 @pytest.mark.django_db
 def test_only_researchers_may_test_a_station() -> None:
-    station = station_for("http://127.0.0.1:9")
+    station = station_for("http://127.0.0.1:9", None)
     assert APIClient().post(f"/api/v1/stations/{station.pk}/apply-baseline/").status_code == 403
     assert APIClient().get(f"/api/v1/stations/{station.pk}/apply-baseline/").status_code == 403
 

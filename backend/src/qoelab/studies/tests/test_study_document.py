@@ -127,6 +127,21 @@ def test_export_round_trips_the_example(example_study: Study) -> None:
     }
 
 
+@pytest.mark.django_db
+def test_rehearsal_travels_with_the_document(example_study: Study) -> None:
+    """Issue 13: a rehearsal (dry-run agents allowed in production) is exported and
+    loaded; a document without the key leaves the study as it is."""
+    document = example_document()
+    assert load_study_document({**document, "rehearsal": True}).study.rehearsal is True
+    exported = export_study_document(Study.objects.get(pk=example_study.pk))
+    assert exported["rehearsal"] is True
+    assert load_study_document(document).study.rehearsal is True  # key absent: unchanged
+    assert load_study_document({**document, "rehearsal": False}).study.rehearsal is False
+    assert "rehearsal" not in export_study_document(Study.objects.get(pk=example_study.pk))
+    fresh = load_study_document({**document, "slug": "rehearsal-2", "rehearsal": True})
+    assert fresh.created and fresh.study.rehearsal is True
+
+
 def test_unreadable_files_name_the_file_and_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "qoelab.study/v1",\n "slug": }', encoding="utf-8")

@@ -1,4 +1,9 @@
-"""``manage.py ensure_station --name NAME --agent-url URL (--token-file F | --token T)``.
+"""``manage.py ensure_station --name NAME --agent-url URL (--token-file F | --token T)
+[--owner USERNAME] [--shared]``.
+
+``--owner`` names the researcher who may change the station (without it: staff only);
+``--shared`` lets every researcher run sessions on it. An existing station without owner
+is given the ``--owner`` (so a demo database from before station ownership is adopted).
 
 With ``--if-absent`` an existing station keeps its settings (``make demo`` run again must
 not undo a researcher's edits), except one: when its agent URL is still the one given as
@@ -11,6 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from qoelab.stations.health import check_station
@@ -27,6 +34,16 @@ class Command(BaseCommand):
         token.add_argument("--token-file", type=Path)
         token.add_argument("--token")
         parser.add_argument("--topology", default="")
+        parser.add_argument(
+            "--owner",
+            metavar="USERNAME",
+            help="the researcher who owns the station (may change it); without: staff only",
+        )
+        parser.add_argument(
+            "--shared",
+            action="store_true",
+            help="every researcher may run sessions on the station (only the owner changes it)",
+        )
         parser.add_argument("--check", action="store_true", help="also check the agent's health")
         parser.add_argument(
             "--if-absent",
@@ -52,13 +69,26 @@ class Command(BaseCommand):
             token = options["token"].strip()
         if len(token) < 16:
             raise CommandError("the agent token must be at least 16 characters")
-        defaults = {"agent_url": url, "agent_token": token, "topology": options["topology"]}
+        owner = self._owner(options["owner"])
+        defaults: dict[str, Any] = {
+            "agent_url": url,
+            "agent_token": token,
+            "topology": options["topology"],
+        }
+        if owner is not None:
+            defaults["owner"] = owner
+        if options["shared"]:
+            defaults["shared"] = True
         if options["if_absent"]:
             station, created = Station.objects.get_or_create(
                 name=options["name"], defaults=defaults
             )
             if not created:
                 self._keep(station, url, options["previous_agent_url"])
+                if owner is not None and station.owner_id is None:
+                    station.owner = owner
+                    station.save(update_fields=["owner"])
+                    self.stdout.write(f"Station {station.name!r}: owner set to {owner}")
         else:
             station, created = Station.objects.update_or_create(
                 name=options["name"], defaults=defaults
@@ -70,6 +100,14 @@ class Command(BaseCommand):
             check_station(station)
             state = "ok" if station.last_check_ok else "NOT ok"
             self.stdout.write(f"Agent health: {state} — {station.last_check_message}")
+
+    def _owner(self, username: str | None) -> Any:
+        if username is None:
+            return None
+        try:
+            return get_user_model().objects.get_by_natural_key(username)
+        except ObjectDoesNotExist:
+            raise CommandError(f"--owner: no user {username!r}") from None
 
     def _keep(self, station: Station, url: str, previous: str | None) -> None:
         """Keep an existing station; move it to ``url`` only if it is still at ``previous``."""

@@ -1,0 +1,196 @@
+"""Limits on password guessing on every sign-in path (issue 13, finding 2).
+
+The JSON login, HTTP basic auth on any endpoint and the admin's form share one pair of
+buckets (per client address, per user name); a full bucket is refused before any password
+is hashed. The multi-worker proof against gunicorn and Redis is
+deploy/tests/test_sign_in_limits.py.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import MD5PasswordHasher
+from django.core.cache import cache
+from django.test import Client
+from rest_framework.test import APIClient
+
+from qoelab.accounts.throttles import SLOTS, Bucket, Rate, TooManyAttempts, reserve
+
+LOGIN, ME, CSRF = "/api/v1/auth/login/", "/api/v1/auth/me/", "/api/v1/auth/csrf/"
+
+
+class CountingHasher(MD5PasswordHasher):
+    """MD5 (fast), counting every hash computed: a refused guess must cost none."""
+
+    calls: ClassVar[int] = 0
+
+    def encode(self, password: str, salt: str) -> str:
+        CountingHasher.calls += 1
+        return super().encode(password, salt)
+
+
+@pytest.fixture(autouse=True)
+def fresh_buckets(settings: Any) -> Iterator[None]:
+    settings.PASSWORD_HASHERS = [f"{__name__}.CountingHasher"]
+    settings.QOELAB_AUTH_RATES = {"address": "10/minute", "username": "30/hour"}
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def user(db: None) -> Any:
+    return get_user_model().objects.create_user("bob", password="bob-password-1")
+
+
+def browser(address: str = "127.0.0.1", **extra: str) -> APIClient:
+    return APIClient(enforce_csrf_checks=True, REMOTE_ADDR=address, **extra)
+
+
+def login(client: APIClient, username: str, password: str, **headers: str) -> Any:
+    token = client.get(CSRF).json()["csrf_token"]
+    return client.post(
+        LOGIN,
+        {"username": username, "password": password},
+        format="json",
+        HTTP_X_CSRFTOKEN=token,
+        **headers,
+    )
+
+
+def basic(username: str, password: str) -> str:
+    return "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode()
+
+
+@pytest.mark.django_db
+def test_login_is_limited_per_address_and_refused_before_hashing(user: Any) -> None:
+    client = browser()
+    statuses = [login(client, f"guess{n}", "wrong").status_code for n in range(10)]
+    assert statuses == [400] * 10
+    hashes_before = CountingHasher.calls
+    refused = login(client, "bob", "bob-password-1")
+    assert refused.status_code == 429
+    assert refused.json()["detail"].startswith("Too many failed sign-in attempts.")
+    assert 1 <= int(refused["Retry-After"]) <= 66
+    assert CountingHasher.calls == hashes_before  # no password was hashed
+    # Another address is not affected.
+    assert login(browser("10.1.2.3"), "bob", "bob-password-1").status_code == 200
+
+
+@pytest.mark.django_db
+def test_successful_sign_ins_give_their_slot_back(user: Any) -> None:
+    client = browser()
+    for _ in range(25):
+        assert login(client, "bob", "bob-password-1").status_code == 200
+
+
+@pytest.mark.django_db
+def test_login_is_limited_per_user_name_across_addresses(user: Any, settings: Any) -> None:
+    settings.QOELAB_AUTH_RATES = {"address": "10/minute", "username": "3/hour"}
+    for n in range(3):
+        assert login(browser(f"10.0.0.{n + 1}"), "Bob ", "wrong").status_code == 400
+    client = browser("10.0.0.99")
+    assert login(client, "bob", "bob-password-1").status_code == 429
+    assert login(client, "someone-else", "x").status_code == 400
+
+
+@pytest.mark.django_db
+def test_forged_requests_cost_no_attempt(user: Any) -> None:
+    client = browser()
+    for _ in range(20):
+        response = client.post(LOGIN, {"username": "bob", "password": "x"}, format="json")
+        assert response.status_code == 403
+    assert login(client, "bob", "bob-password-1").status_code == 200
+
+
+@pytest.mark.django_db
+def test_basic_auth_is_limited_with_429_json_and_retry_after(user: Any) -> None:
+    """Issue 13: 200 wrong basic-auth passwords, never a 429, each a full hash."""
+    client = APIClient(REMOTE_ADDR="192.0.2.50")
+    statuses = []
+    hashes_before = CountingHasher.calls
+    for n in range(200):
+        client.credentials(HTTP_AUTHORIZATION=basic("bob", f"guess-{n}"))
+        response = client.get("/api/v1/studies/")
+        statuses.append(response.status_code)
+    assert statuses[:10] == [403] * 10  # wrong password (no WWW-Authenticate scheme first)
+    assert statuses[10:] == [429] * 190
+    assert CountingHasher.calls - hashes_before == 10
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["detail"].startswith("Too many failed sign-in attempts.")
+    assert int(response["Retry-After"]) >= 1
+    # The JSON login shares the bucket: the same address is refused there too.
+    assert login(browser("192.0.2.50"), "bob", "bob-password-1").status_code == 429
+
+
+@pytest.mark.django_db
+def test_basic_auth_with_the_right_password_is_never_limited(user: Any) -> None:
+    client = APIClient(REMOTE_ADDR="192.0.2.51")
+    client.credentials(HTTP_AUTHORIZATION=basic("bob", "bob-password-1"))
+    assert all(client.get(ME).status_code == 200 for _ in range(40))
+
+
+@pytest.mark.django_db
+def test_a_forged_forwarded_for_gives_no_fresh_bucket(user: Any, settings: Any) -> None:
+    """Issue 13: with NUM_PROXIES=1 a forged header gave each try its own bucket."""
+    settings.QOELAB_TRUSTED_PROXIES = []
+    client = browser("203.0.113.9")
+    allowed = sum(
+        login(client, "x", "wrong", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}").status_code == 400
+        for n in range(60)
+    )
+    assert allowed == 10
+
+
+@pytest.mark.django_db
+def test_behind_a_trusted_proxy_clients_get_their_own_buckets(user: Any, settings: Any) -> None:
+    settings.QOELAB_TRUSTED_PROXIES = ["127.0.0.1/32"]
+    proxy = browser("127.0.0.1")
+    for n in range(10):
+        response = login(proxy, "x", "wrong", HTTP_X_FORWARDED_FOR="forged, 198.51.100.1")
+        assert response.status_code == 400, n
+    assert login(proxy, "x", "wrong", HTTP_X_FORWARDED_FOR="198.51.100.1").status_code == 429
+    # Forging a left-hand entry does not help: nginx appends the address it saw.
+    forged = login(proxy, "x", "wrong", HTTP_X_FORWARDED_FOR="1.1.1.1, 198.51.100.1")
+    assert forged.status_code == 429
+    assert login(proxy, "x", "wrong", HTTP_X_FORWARDED_FOR="198.51.100.2").status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_admin_form_shares_the_limit(user: Any) -> None:
+    client = Client(REMOTE_ADDR="192.0.2.60")
+    for n in range(10):
+        response = client.post("/admin/login/", {"username": "bob", "password": f"g{n}"})
+        assert response.status_code == 200 and b"correct username" in response.content
+    hashes_before = CountingHasher.calls
+    response = client.post("/admin/login/", {"username": "bob", "password": "x"})
+    assert b"Too many failed sign-in attempts" in response.content
+    assert CountingHasher.calls == hashes_before
+
+
+def test_the_window_never_counts_less_than_its_length() -> None:
+    """Any two slots counted together lie within one window: ≤ limit per rolling minute."""
+    bucket = Bucket("address", "192.0.2.1", Rate.parse("10/minute"))
+    cache.clear()
+    allowed = refused = 0
+    # One try per second for three minutes: 10 allowed per rolling 60 s, never more.
+    times = [1_000_000.0 + second for second in range(180)]
+    allowed_at: list[float] = []
+    for now in times:
+        try:
+            reserve([bucket], now=now)
+        except TooManyAttempts as exc:
+            refused += 1
+            assert exc.wait is not None and exc.wait >= 1
+        else:
+            allowed += 1
+            allowed_at.append(now)
+    for start in allowed_at:
+        assert sum(start <= t < start + 60 for t in allowed_at) <= 10
+    assert allowed >= 10 * 180 // (60 + 60 // SLOTS)  # and the limit is not stricter
+    assert allowed + refused == 180

@@ -1,0 +1,27 @@
+"""Which agent backend the ratings of a study were taken under (``Rating.provenance``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count
+
+from qoelab.ratings.models import Rating
+
+
+def ratings_by_backend(study: Any) -> dict[str, int]:
+    """Ratings of ``study`` per ``provenance.backend`` ("netlink", "dry-run", "import"…;
+    "" = not recorded, e.g. ratings stored before provenance existed), training included:
+    the console and the results warn when any was taken on a dry-run agent."""
+    counts: dict[str, int] = {}
+    rows = (
+        Rating.objects.filter(session__study=study)
+        .values("provenance__backend")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    for row in rows:
+        backend = row["provenance__backend"]
+        key = backend if isinstance(backend, str) else ""
+        counts[key] = counts.get(key, 0) + int(row["n"])
+    return dict(sorted(counts.items()))
