@@ -8,7 +8,8 @@ Otherwise it runs as `make demo` does: an SQLite file and in-process tasks.
 
 Besides the web server it starts a netem agent in dry-run mode (it records the operations
 it would perform and changes no interface) on another free port, registers it as the
-station "Seat 1", and creates the demo researcher account (researcher / qoelab-demo).
+station "Seat 1" (owned by the demo researcher, researcher / qoelab-demo, and shared with
+the lab's other researchers).
 """
 
 from __future__ import annotations
@@ -162,6 +163,9 @@ def _serve(data_dir: Path, backing: dict[str, str]) -> Iterator[LiveApp]:
             "--agent-url",
             agent_url,
             f"--token={AGENT_TOKEN}",
+            "--owner",
+            RESEARCHER[0],
+            "--shared",
             "--topology",
             "dry-run agent (records operations, changes no interface)",
             "--check",

@@ -80,7 +80,7 @@ def main() -> int:
         screen.keyboard.press("Enter")
         screen.get_by_role("heading", level=1, name="Play now").wait_for()
         page.get_by_text("scenario 2 of 10").wait_for()
-        page.get_by_text("Verified: the agent read this state back").wait_for()
+        page.get_by_text("Not verified: the dry-run agent recorded this state").wait_for()
         page.wait_for_timeout(1500)
         save(page, "console-session.png", full_page=True)
 

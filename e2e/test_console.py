@@ -76,7 +76,7 @@ def test_a_researcher_without_staff_status_signs_in(live_app: LiveApp, context: 
     page.get_by_role("list", name="Stations").get_by_text(STATION_NAME).first.wait_for()
 
 
-def test_apply_baseline_shows_the_verified_state(live_app: LiveApp, context: Any) -> None:
+def test_apply_baseline_shows_what_the_agent_reports(live_app: LiveApp, context: Any) -> None:
     page = context.new_page()
     sign_in(page, live_app)
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Stations").click()
@@ -86,13 +86,16 @@ def test_apply_baseline_shows_the_verified_state(live_app: LiveApp, context: Any
     card.get_by_role("button", name="Apply baseline (test)").click()
     result = card.get_by_test_id("baseline-result")
     result.get_by_text(
-        "Verified: the agent applied the baseline (no impairment) and read it back."
+        "Not verified: the agent recorded the baseline (no impairment) without applying it "
+        "to a kernel."
     ).wait_for()
     text = result.inner_text()
     assert "upstream (client → server): 0 ms delay, 0 ms jitter, 0 % loss" in text
     assert "downstream (server → client): 0 ms delay, 0 ms jitter, 0 % loss" in text
     assert "Dry-run agent" in text
-    card.get_by_text("test profile (no impairment) applied and read back").wait_for()
+    card.get_by_text(
+        "test profile (no impairment) recorded by the agent (nothing was applied to a kernel)"
+    ).wait_for()
     assert card.locator(".health").inner_text() == "healthy"
 
 

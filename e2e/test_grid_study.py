@@ -204,8 +204,9 @@ def run_session(
             console.get_by_text(f"scenario {position} of {SCENARIOS}").wait_for()
             code = console.get_by_test_id("current-scenario").inner_text().strip()
             seen.append(code)
-            # The agent read back every field, burst loss included (the session goes on).
-            console.get_by_text("Verified: the agent read this state back").wait_for()
+            # The dry-run agent recorded every field, burst loss included (the session goes on);
+            # the console says that nothing was read back from a kernel.
+            console.get_by_text("Not verified: the dry-run agent recorded this state").wait_for()
             screen.get_by_role("heading", level=1, name="Your rating").wait_for()
             screen.get_by_text(f"Round {position} of {SCENARIOS}").wait_for()
             screen.keyboard.press(str(score(scenarios[code], rater)))

@@ -1093,6 +1093,8 @@ export interface components {
             kernel: {
                 [key: string]: unknown;
             } | null;
+            /** @description true only when the agent dumped the state from a kernel after the change; a dry-run recording is not a verification */
+            kernel_read_back: boolean;
             /**
              * Format: double
              * @description the agent restores the interfaces after it

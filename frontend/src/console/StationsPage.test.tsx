@@ -39,6 +39,7 @@ function result(patch: Partial<BaselineResult> = {}): BaselineResult {
     installed: { upstream: zero, downstream: zero },
     backend: 'dry-run',
     kernel: {},
+    kernel_read_back: false,
     lease_seconds: 10,
     lease_expires_at: '2026-01-01T10:00:10Z',
     ...patch,
@@ -73,7 +74,7 @@ describe('Apply baseline (test)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Apply baseline (test)' }));
 
     const outcome = await screen.findByTestId('baseline-result');
-    expect(outcome).toHaveTextContent('Verified: the agent applied the baseline (no impairment) and read it back.');
+    expect(outcome).toHaveTextContent('Not verified: the agent recorded the baseline (no impairment) without applying it to a kernel.');
     expect(within(outcome).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       'upstream (client → server): 0 ms delay, 0 ms jitter, 0 % loss',
       'downstream (server → client): 0 ms delay, 0 ms jitter, 0 % loss',
@@ -214,11 +215,18 @@ describe('Agent TLS (issue 13)', () => {
 describe('baselineReport', () => {
   it('names a real backend and a state that is not the baseline', () => {
     const report = baselineReport(
-      result({ backend: 'iproute2', lease_expires_at: null, verified_profile: { upstream: { ...zero, delay_ms: 12.5 }, downstream: zero } }),
+      result({ backend: 'iproute2', kernel_read_back: true, lease_expires_at: null, verified_profile: { upstream: { ...zero, delay_ms: 12.5 }, downstream: zero } }),
       () => 'never',
     );
     expect(report.headline).toBe('The agent read back a state that is not the baseline.');
     expect(report.directions[0]).toBe('upstream (client → server): 12.5 ms delay, 0 ms jitter, 0 % loss');
     expect(report.notes).toEqual(['Agent backend: iproute2.', 'The agent removes the test profile by itself after 10 s.']);
+  });
+
+  it('calls only a kernel read-back verified', () => {
+    const readBack = baselineReport(result({ backend: 'netlink', kernel_read_back: true }), () => 'at 10:00');
+    expect(readBack.headline).toBe('Verified: the agent applied the baseline (no impairment) and read it back.');
+    const recorded = baselineReport(result({ backend: 'dry-run', kernel_read_back: false }), () => 'at 10:00');
+    expect(recorded.headline).toMatch(/^Not verified: /);
   });
 });

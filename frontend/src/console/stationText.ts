@@ -24,8 +24,13 @@ export interface BaselineReport {
 /** The verified state the agent returned for the neutral test profile. */
 export function baselineReport(result: BaselineResult, formatTime: (iso: string) => string): BaselineReport {
   const { upstream, downstream } = result.verified_profile;
-  const headline =
-    isNeutral(upstream) && isNeutral(downstream)
+  const neutral = isNeutral(upstream) && isNeutral(downstream);
+  // Only a state dumped from a kernel verifies anything; a dry-run agent merely recorded it.
+  const headline = !result.kernel_read_back
+    ? neutral
+      ? 'Not verified: the agent recorded the baseline (no impairment) without applying it to a kernel.'
+      : 'The agent recorded a state that is not the baseline.'
+    : neutral
       ? 'Verified: the agent applied the baseline (no impairment) and read it back.'
       : 'The agent read back a state that is not the baseline.';
   const notes: string[] = [];

@@ -161,5 +161,9 @@ class BaselineResultSerializer(serializers.Serializer[Any]):
     kernel = serializers.DictField(
         allow_null=True, help_text="the qdiscs the agent found (or the dry-run backend recorded)"
     )
+    kernel_read_back = serializers.BooleanField(
+        help_text="true only when the agent dumped the state from a kernel after the change; "
+        "a dry-run recording is not a verification"
+    )
     lease_seconds = serializers.FloatField(help_text="the agent restores the interfaces after it")
     lease_expires_at = serializers.CharField(allow_null=True)

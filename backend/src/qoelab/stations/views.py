@@ -113,6 +113,7 @@ class StationViewSet(viewsets.ModelViewSet[Station]):
             "installed": applied.installed,
             "backend": applied.backend,
             "kernel": applied.kernel,
+            "kernel_read_back": applied.kernel_read_back,
             "lease_seconds": health.BASELINE_LEASE_SECONDS,
             "lease_expires_at": applied.lease_expires_at,
         }
