@@ -17,4 +17,7 @@ echo "=== frontend bundle sizes (gzipped, per entry)"
 node frontend/scripts/bundle-size.mjs || status=1
 ran=$((ran + 1))
 echo "ran $ran benchmark(s); results in var/bench/"
+# Every goal with its baseline, ratio and verdict; the README's figures are this table.
+echo "=== goals"
+.venv/bin/python scripts/bench_report.py --readme README.md || status=1
 exit $status

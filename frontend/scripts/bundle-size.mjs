@@ -97,6 +97,31 @@ if (!participant) {
   }
 }
 report.ok = !failed;
+// The shared `make bench` format (scripts/bench_report.py): one entry a goal.
+report.goals = participant
+  ? [
+      {
+        goal: 'participant entry, gzipped (all it loads at start)',
+        measured: Math.round(participant.gzip_bytes / 100) / 10,
+        unit: 'kB',
+        baseline: null,
+        baseline_measured: null,
+        ratio: null,
+        target: `< ${PARTICIPANT_BUDGET_BYTES / 1000} kB`,
+        pass: participant.gzip_bytes < PARTICIPANT_BUDGET_BYTES,
+      },
+      {
+        goal: 'chart/results modules in the participant entry',
+        measured: participant.chart_modules_loaded,
+        unit: 'modules',
+        baseline: null,
+        baseline_measured: null,
+        ratio: null,
+        target: '0',
+        pass: participant.chart_modules_loaded === 0,
+      },
+    ]
+  : [];
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`wrote ${out}`);
