@@ -24,7 +24,7 @@ client's, not the agent's). Writes var/bench/agent.json (the shared format: ``go
 and prints one line per run and the summary.
 
     .venv/bin/python netem-agent/bench/bench_apply.py [--runs 5] [--switches 1000]
-        [--tc-every 5] [--out FILE]
+        [--tc-every 20] [--out FILE]
 """
 
 from __future__ import annotations
@@ -412,7 +412,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5, help="UML boots (default 5)")
     ap.add_argument("--switches", type=int, default=1000, help="agent switches per run")
     ap.add_argument(
-        "--tc-every", type=int, default=5, help="one tc sample every N switches (0: none)"
+        "--tc-every", type=int, default=20, help="one tc sample every N switches (0: none)"
     )
     ap.add_argument("--out", default=str(REPO / "var" / "bench" / "agent.json"))
     ap.add_argument("--guest", action="store_true", help=argparse.SUPPRESS)
