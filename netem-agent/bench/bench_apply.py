@@ -361,7 +361,7 @@ def report(args: argparse.Namespace, runs: list[dict[str, Any]], release: str) -
     """The shared bench format: medians over runs; the goal holds for the worst run."""
 
     def med(key: str, q: str) -> float:
-        return round(statistics.median(r[key][q] for r in runs if r[key]), 3)
+        return round(float(statistics.median(r[key][q] for r in runs if r[key])), 3)
 
     worst = max(r["agent_ms"]["p99"] for r in runs)
     meeting = sum(r["meets_target"] for r in runs)

@@ -82,8 +82,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("WWW-Authenticate", 'Bearer realm="netem-agent"')
         # Headers and body in ONE write (end_headers() would flush the headers alone): one
         # segment, one system call here and one wake-up of the client instead of two.
-        self._headers_buffer.append(b"\r\n")
-        self._headers_buffer.append(data)
+        # send_header() collects the header lines in _headers_buffer, which flush_headers()
+        # writes out in one call (http.server keeps both since 3.3; typeshed omits it).
+        buffer: list[bytes] = self._headers_buffer  # type: ignore[attr-defined]
+        buffer += [b"\r\n", data]
         self.flush_headers()
 
     def _body(self) -> Any:
