@@ -25,6 +25,10 @@ and prints one line per run and the summary.
 
     .venv/bin/python netem-agent/bench/bench_apply.py [--runs 5] [--switches 1000]
         [--tc-every 20] [--out FILE]
+
+About a minute per boot (half of it tc's process start-ups); 5–6 minutes in all on the
+2-core machine at load average 10–15. The host's load shows in the tails of all three
+paths alike: read the floor's p99 before blaming the agent's (each run records the load).
 """
 
 from __future__ import annotations
