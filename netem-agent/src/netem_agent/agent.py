@@ -69,6 +69,7 @@ class Agent:
         self.events: list[dict[str, Any]] = []
         self._tree_ok = False  # the full tree was verified by the last apply
         self._record_cache: dict[str, Any] | None = None
+        self._pid = os.getpid()  # recorded with every write; a system call each time
 
     def _event(self, kind: str, **kw: Any) -> None:
         self.events.append({"time": iso(self.wall()), "event": kind, **kw})
@@ -103,7 +104,7 @@ class Agent:
         rec.update(
             {
                 "version": STATE_VERSION,
-                "pid": os.getpid(),
+                "pid": self._pid,
                 "topology": self.topology.to_dict(),
                 "owned": self._owned_record(),
                 **extra,

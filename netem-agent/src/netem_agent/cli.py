@@ -296,6 +296,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    # the format names no process id: spare a getpid() system call per log record
+    logging.logProcesses = False
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

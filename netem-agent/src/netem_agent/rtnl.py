@@ -233,6 +233,11 @@ class Rtnl:
         self._sock.bind((0, 0))
         self._seq = 0
         self._lock = threading.Lock()
+        # One receive buffer for the socket's life: recv(1 MiB) would allocate (mmap) and
+        # free (munmap) a fresh megabyte per reply, which under user-mode Linux costs more
+        # than the netlink round trip itself.
+        self._buf = bytearray(1 << 20)
+        self._view = memoryview(self._buf)
 
     def close(self) -> None:
         self._sock.close()
@@ -245,7 +250,8 @@ class Rtnl:
             self._sock.send(msg)
             replies: list[tuple[int, bytes]] = []
             while True:
-                data = self._sock.recv(1 << 20)
+                n = self._sock.recv_into(self._buf)
+                data = bytes(self._view[:n])
                 pos = 0
                 while pos + _NLMSGHDR.size <= len(data):
                     length, rtype, rflags, rseq, _pid = _NLMSGHDR.unpack_from(data, pos)

@@ -266,3 +266,14 @@ def test_every_profile_and_capabilities_answer_names_the_agent_and_a_recording(
         assert body["backend"] == "dry-run"
         assert body["kernel_source"] == "recorded"
         assert "nothing was applied to a kernel" in body["kernel_note"]
+
+
+def test_a_renewal_that_shortens_the_lease_wakes_the_watcher(api: Client) -> None:
+    # the watcher sleeps towards the long lease's end; the short renewal must wake it
+    api("PUT", "/v1/profile", {"profile": PROFILE, "lease_seconds": 300})
+    time.sleep(0.2)  # let the watcher settle into its long sleep
+    assert api("POST", "/v1/lease/renew", {"lease_seconds": 0.3})[0] == 200
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and api("GET", "/v1/profile")[1]["installed"]:
+        time.sleep(0.05)
+    assert api("GET", "/v1/profile")[1]["installed"] is None
