@@ -220,18 +220,23 @@ def parse_ratings(
     checked: dict[tuple[str, ...], _Checked] = {}
     profiles: dict[tuple[int, tuple[str, ...]], dict[str, dict[str, Any]]] = {}
     width = len(header)
-    who = [header.index("rater_id"), header.index("session_id")]
-    times = [header.index(c) for c in TIME_COLUMNS if c in header]
-    provenance_cells = {c: header.index(c) for c in PROVENANCE_COLUMNS if c in header}
-    rest = [i for i in range(width) if i not in who and i not in times]
+    rater_at = header.index("rater_id")
+    session_at = header.index("session_id")
+    times = [(c, header.index(c)) for c in TIME_COLUMNS if c in header]
+    provenance_at = [(c, header.index(c)) for c in PROVENANCE_COLUMNS if c in header]
+    skipped = {rater_at, session_at, *(i for _, i in times)}
+    rest = [i for i in range(width) if i not in skipped]
+    # Equal provenance cells share one checked dict (the insert writes each distinct one once).
+    provenances: dict[tuple[str, ...], dict[str, Any]] = {}
+    max_rows = settings.QOELAB_IMPORT_MAX_ROWS
     count = 0
     for cells in records:
         line = reader.line_num
         if count % PROGRESS_EVERY == 0 and progress is not None and count:
             progress(count)
         count += 1
-        if count > settings.QOELAB_IMPORT_MAX_ROWS:
-            raise ImportRejected(f"more than {settings.QOELAB_IMPORT_MAX_ROWS} rows", line)
+        if count > max_rows:
+            raise ImportRejected(f"more than {max_rows} rows", line)
         if len(cells) != width:
             raise ImportRejected(f"expected {width} fields like the header, got {len(cells)}", line)
         key_cells = tuple([cells[i] for i in rest])
@@ -241,8 +246,8 @@ def parse_ratings(
             cell = checked[key_cells] = _check(
                 row, games, scenarios, profiles, impairment, items, implicit, questions, line
             )
-        rater = _text(cells[who[0]])
-        session_key = _text(cells[who[1]])
+        rater = _text(cells[rater_at])
+        session_key = _text(cells[session_at])
         if rater not in raters:
             if rater == "":
                 raise ImportRejected("rater_id: missing value", line)
@@ -265,8 +270,8 @@ def parse_ratings(
         seen.add(key)
         entry = sessions.get(session_key)
         if entry is None:
-            entry = sessions[session_key] = _Session(session_key, rater, cell.game.pk, line)
-        elif entry.rater != rater or entry.game_id != cell.game.pk:
+            entry = sessions[session_key] = _Session(session_key, rater, cell.game_id, line)
+        elif entry.rater != rater or entry.game_id != cell.game_id:
             raise ImportRejected(
                 f"session {session_key} already has rater {entry.rater} and another "
                 "game; a session is one rater playing one game",
@@ -281,10 +286,13 @@ def parse_ratings(
                     line,
                 )
             entry.factors[name] = answer
-        row_times = {header[i]: milliseconds(header[i], _text(cells[i]), line) for i in times}
-        provenance = imported_provenance(
-            {column: _text(cells[i]) for column, i in provenance_cells.items()}, line
-        )
+        row_times = {column: milliseconds(column, _text(cells[i]), line) for column, i in times}
+        provenance_cells = tuple([cells[i] for _, i in provenance_at])
+        provenance = provenances.get(provenance_cells)
+        if provenance is None:
+            provenance = provenances[provenance_cells] = imported_provenance(
+                {column: _text(cells[i]) for column, i in provenance_at}, line
+            )
         add_value(
             entry.ratings,
             cell.scenario,
@@ -306,7 +314,9 @@ def parse_ratings(
 
 def _text(cell: str) -> str:
     """A cell as the export meant it: trimmed, the formula escape undone."""
-    return str(unescape_text_cell(cell.strip()))
+    cell = cell.strip()
+    # only a cell that starts with a quote can carry the escape (the common case is cheap)
+    return str(unescape_text_cell(cell)) if cell[:1] == "'" else cell
 
 
 @dataclass(frozen=True)
@@ -314,6 +324,7 @@ class _Checked:
     """What a row's cells (besides rater, session and times) stand for, once checked."""
 
     game: Any
+    game_id: int
     scenario: Scenario
     label: str
     applied: dict[str, dict[str, Any]]
@@ -358,6 +369,7 @@ def _check(
     training = bool_cell(row["training"], "training", line) if row.get("training") else False
     return _Checked(
         game=game,
+        game_id=game.pk,
         scenario=scenario,
         label=row["scenario"],
         applied=applied,
