@@ -63,7 +63,6 @@ def generate_csv(study: Any, rows: int, seed: int = SEED) -> bytes:
     drawn from ``random.Random(seed)``. The game is renamed ``=Ball`` beforehand by
     :func:`prepare_study`, so its cells carry the export's formula escape (``'=Ball``)."""
     from netem_profile import flatten_direction
-
     from qoelab.exports.tidy import scenario_labels
 
     rng = random.Random(seed)
@@ -108,7 +107,6 @@ def generate_csv(study: Any, rows: int, seed: int = SEED) -> bytes:
 def prepare_study() -> Any:
     """A fresh copy of the example study; its first game named ``=Ball`` (formula cell)."""
     from django.conf import settings
-
     from qoelab.studies.study_document import load_study_document, read_study_document
 
     document = read_study_document(settings.FIXTURES_DIR / "studies" / "cloud-gaming-2014.json")

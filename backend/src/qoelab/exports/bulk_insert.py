@@ -118,20 +118,30 @@ class _JsonRefs:
         return str(len(self.texts))
 
 
+def _text_cell(value: Any) -> str:
+    """A text field's COPY cell (the common case, a str without special characters, first)."""
+    if value.__class__ is str:
+        if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
+            return value.translate(_COPY_ESCAPES)
+        return value
+    return copy_text(value)
+
+
 def _copy_converter(
     field: models.Field[Any, Any], now: datetime, refs: dict[str, _JsonRefs]
-) -> Callable[[Any], str]:
-    """Python value → its COPY text, for one field (defaults filled in); a JSON value →
-    the number of its distinct value in ``refs``."""
+) -> tuple[Callable[[Any], str], Callable[[Any], str]]:
+    """For one field: Python value → its COPY text (a JSON value → the number of its
+    distinct value in ``refs``), and the same with the field's default for ``_MISSING``."""
+    text: Callable[[Any], str]
     if isinstance(field, models.JSONField):
-        refs[field.column] = _JsonRefs(field)
-        text = refs[field.column].ref
+        refs[str(field.column)] = _JsonRefs(field)
+        text = refs[str(field.column)].ref
     elif isinstance(field, models.BooleanField):
         text = lambda value: _NULL if value is None else ("t" if value else "f")  # noqa: E731
     elif isinstance(field, models.IntegerField | models.FloatField | models.ForeignKey):
         text = lambda value: _NULL if value is None else str(value)  # noqa: E731
     elif isinstance(field, models.CharField | models.TextField):
-        text = copy_text
+        text = _text_cell
     else:
         cache: dict[Any, str] = {}
 
@@ -142,11 +152,11 @@ def _copy_converter(
 
     if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
         fixed = text(now)
-        return lambda value: fixed if value is _MISSING else text(value)
+        return text, lambda value: fixed if value is _MISSING else text(value)
     if field.has_default() and callable(field.default):
-        return lambda value: text(field.get_default() if value is _MISSING else value)
+        return text, lambda value: text(field.get_default() if value is _MISSING else value)
     fixed_default = text(field.get_default())
-    return lambda value: fixed_default if value is _MISSING else text(value)
+    return text, lambda value: fixed_default if value is _MISSING else text(value)
 
 
 def insert_rows(
@@ -206,10 +216,11 @@ def _copy_lines(
     called = [f for f in fields if f not in given and f not in fixed]
     ordered = [*given, *fixed, *called]
     keys = {f.attname for f in given}
-    given_converters = [(f.attname, converters[f.attname]) for f in given]
-    tail = "".join("\t" + converters[f.attname](_MISSING) for f in fixed)
-    called_converters = [converters[f.attname] for f in called]
-    all_converters = [(f.attname, converters[f.attname]) for f in ordered]
+    # a given field's value is never _MISSING: its bare converter
+    given_converters = [(f.attname, converters[f.attname][0]) for f in given]
+    tail = "".join("\t" + converters[f.attname][1](_MISSING) for f in fixed)
+    called_converters = [converters[f.attname][1] for f in called]
+    all_converters = [(f.attname, converters[f.attname][1]) for f in ordered]
 
     def lines() -> Iterator[str]:
         for row in chain([first], rows):
@@ -258,8 +269,8 @@ def _copy_rows(
             if batch:
                 stream.write("".join(batch))
                 count += len(batch)
-        joins = []
-        selected = []
+        joins: list[str] = []
+        selected: list[str] = []
         for f in ordered:
             column = quote(str(f.column))
             if f.column not in refs:

@@ -103,7 +103,7 @@ def add_value(
     a new rating for the first item, else one more value of the same rating (whose times
     and provenance must agree)."""
     provenance = provenance if provenance is not None else {"backend": "import"}
-    slot = (scenario.pk, training)
+    slot = (scenario.id, training)  # .id: a plain attribute, .pk a property
     rating = ratings.get(slot)
     if rating is None:
         ratings[slot] = {

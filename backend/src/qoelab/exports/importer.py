@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from netem_profile import (
     DIRECTION_PREFIXES,
@@ -486,10 +486,13 @@ def write_ratings(study: Study, sessions: dict[str, _Session], digest: str) -> I
     phases = {q["key"]: q.get("phase", "post") for q in study.questionnaire}
     participants = {p.code: p for p in study.participants.all()}
     new_codes = sorted({entry.rater for entry in sessions.values()} - set(participants))
-    Participant.objects.bulk_create(
+    added = Participant.objects.bulk_create(
         [Participant(study=study, code=code) for code in new_codes], batch_size=WRITE_CHUNK
     )
-    participants = {p.code: p for p in study.participants.all()}
+    if connection.features.can_return_rows_from_bulk_insert:
+        participants.update((p.code, p) for p in added)  # their ids came back
+    else:
+        participants = {p.code: p for p in study.participants.all()}
     _record_attributes(sessions, participants)
     taken = set(
         Session.objects.filter(study=study)
@@ -587,10 +590,10 @@ def _ratings(
     shared: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
     for key, session in created.items():
         for index, row in enumerate(ordered[key]):
-            values = shared.setdefault(tuple(sorted(row["values"].items())), row["values"])
+            values = shared.setdefault(tuple(row["values"].items()), row["values"])
             yield {
                 "session_id": session,
-                "scenario_id": row["scenario"].pk,
+                "scenario_id": row["scenario"].id,
                 "order_index": index,
                 "round": 0 if row["training"] else 1,
                 "values": values,
