@@ -143,7 +143,8 @@ def _copy_converter(
     elif isinstance(field, models.BooleanField):
         text = lambda value: _NULL if value is None else ("t" if value else "f")  # noqa: E731
     elif isinstance(field, models.IntegerField | models.FloatField | models.ForeignKey):
-        text = lambda value: _NULL if value is None else str(value)  # noqa: E731
+        # a NULL in a NOT NULL column fails in the database either way ("None" is no number)
+        text = (lambda value: _NULL if value is None else str(value)) if field.null else str
     elif isinstance(field, models.CharField | models.TextField):
         text = _text_cell
     else:

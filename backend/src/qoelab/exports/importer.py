@@ -228,6 +228,10 @@ def parse_ratings(
     rest = [i for i in range(width) if i not in skipped]
     # Equal provenance cells share one checked dict (the insert writes each distinct one once).
     provenances: dict[tuple[str, ...], dict[str, Any]] = {}
+    # A raw cell read before is not read again: rater and session repeat on every row of a
+    # session, and a file has a few thousand distinct times (a cached time passed its check).
+    texts: dict[str, str] = {}
+    time_cells: list[tuple[str, int, dict[str, int | None]]] = [(c, i, {}) for c, i in times]
     max_rows = settings.QOELAB_IMPORT_MAX_ROWS
     count = 0
     for cells in records:
@@ -246,8 +250,14 @@ def parse_ratings(
             cell = checked[key_cells] = _check(
                 row, games, scenarios, profiles, impairment, items, implicit, questions, line
             )
-        rater = _text(cells[rater_at])
-        session_key = _text(cells[session_at])
+        raw = cells[rater_at]
+        rater = texts.get(raw)
+        if rater is None:
+            rater = texts[raw] = _text(raw)
+        raw = cells[session_at]
+        session_key = texts.get(raw)
+        if session_key is None:
+            session_key = texts[raw] = _text(raw)
         if rater not in raters:
             if rater == "":
                 raise ImportRejected("rater_id: missing value", line)
@@ -286,7 +296,13 @@ def parse_ratings(
                     line,
                 )
             entry.factors[name] = answer
-        row_times = {column: milliseconds(column, _text(cells[i]), line) for column, i in times}
+        row_times: dict[str, int | None] = {}
+        for column, i, parsed_times in time_cells:
+            raw = cells[i]
+            if raw in parsed_times:
+                row_times[column] = parsed_times[raw]
+            else:
+                row_times[column] = parsed_times[raw] = milliseconds(column, _text(raw), line)
         provenance_cells = tuple([cells[i] for _, i in provenance_at])
         provenance = provenances.get(provenance_cells)
         if provenance is None:
