@@ -54,6 +54,9 @@ def milliseconds(column: str, raw: str, line: int) -> int | None:
     """A time cell: empty (not measured) or a whole, non-negative number of ms."""
     if raw == "":
         return None
+    if raw.isascii() and raw.isdigit() and len(raw) < 16:
+        # plain digits, as the export writes them: the value float() would give, exactly
+        return int(raw)
     value = number_cell({column: raw}, column, line)
     if value < 0 or not value.is_integer():
         raise ImportRejected(f"{column}: {raw!r} is not a whole number of milliseconds", line)
@@ -100,19 +103,21 @@ def add_value(
     a new rating for the first item, else one more value of the same rating (whose times
     and provenance must agree)."""
     provenance = provenance if provenance is not None else {"backend": "import"}
-    times = {column: times.get(column) for column in TIME_COLUMNS}
-    rating = ratings.get((scenario.pk, training))
+    slot = (scenario.id, training)  # .id: a plain attribute, .pk a property
+    rating = ratings.get(slot)
     if rating is None:
-        ratings[(scenario.pk, training)] = {
+        ratings[slot] = {
             "scenario": scenario,
             "training": training,
             "values": {item: value},
             "applied": applied,
             "provenance": provenance,
             "line": line,
-            **times,
+            "response_ms": times.get("response_ms"),
+            "since_end_ms": times.get("since_end_ms"),
         }
         return
+    times = {column: times.get(column) for column in TIME_COLUMNS}
     if provenance != rating["provenance"]:
         raise ImportRejected(
             "agent_backend/agent_version differ from the other items of this rating of "

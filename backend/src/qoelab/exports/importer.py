@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from netem_profile import (
     DIRECTION_PREFIXES,
@@ -220,18 +220,27 @@ def parse_ratings(
     checked: dict[tuple[str, ...], _Checked] = {}
     profiles: dict[tuple[int, tuple[str, ...]], dict[str, dict[str, Any]]] = {}
     width = len(header)
-    who = [header.index("rater_id"), header.index("session_id")]
-    times = [header.index(c) for c in TIME_COLUMNS if c in header]
-    provenance_cells = {c: header.index(c) for c in PROVENANCE_COLUMNS if c in header}
-    rest = [i for i in range(width) if i not in who and i not in times]
+    rater_at = header.index("rater_id")
+    session_at = header.index("session_id")
+    times = [(c, header.index(c)) for c in TIME_COLUMNS if c in header]
+    provenance_at = [(c, header.index(c)) for c in PROVENANCE_COLUMNS if c in header]
+    skipped = {rater_at, session_at, *(i for _, i in times)}
+    rest = [i for i in range(width) if i not in skipped]
+    # Equal provenance cells share one checked dict (the insert writes each distinct one once).
+    provenances: dict[tuple[str, ...], dict[str, Any]] = {}
+    # A raw cell read before is not read again: rater and session repeat on every row of a
+    # session, and a file has a few thousand distinct times (a cached time passed its check).
+    texts: dict[str, str] = {}
+    time_cells: list[tuple[str, int, dict[str, int | None]]] = [(c, i, {}) for c, i in times]
+    max_rows = settings.QOELAB_IMPORT_MAX_ROWS
     count = 0
     for cells in records:
         line = reader.line_num
         if count % PROGRESS_EVERY == 0 and progress is not None and count:
             progress(count)
         count += 1
-        if count > settings.QOELAB_IMPORT_MAX_ROWS:
-            raise ImportRejected(f"more than {settings.QOELAB_IMPORT_MAX_ROWS} rows", line)
+        if count > max_rows:
+            raise ImportRejected(f"more than {max_rows} rows", line)
         if len(cells) != width:
             raise ImportRejected(f"expected {width} fields like the header, got {len(cells)}", line)
         key_cells = tuple([cells[i] for i in rest])
@@ -241,8 +250,14 @@ def parse_ratings(
             cell = checked[key_cells] = _check(
                 row, games, scenarios, profiles, impairment, items, implicit, questions, line
             )
-        rater = _text(cells[who[0]])
-        session_key = _text(cells[who[1]])
+        raw = cells[rater_at]
+        rater = texts.get(raw)
+        if rater is None:
+            rater = texts[raw] = _text(raw)
+        raw = cells[session_at]
+        session_key = texts.get(raw)
+        if session_key is None:
+            session_key = texts[raw] = _text(raw)
         if rater not in raters:
             if rater == "":
                 raise ImportRejected("rater_id: missing value", line)
@@ -265,8 +280,8 @@ def parse_ratings(
         seen.add(key)
         entry = sessions.get(session_key)
         if entry is None:
-            entry = sessions[session_key] = _Session(session_key, rater, cell.game.pk, line)
-        elif entry.rater != rater or entry.game_id != cell.game.pk:
+            entry = sessions[session_key] = _Session(session_key, rater, cell.game_id, line)
+        elif entry.rater != rater or entry.game_id != cell.game_id:
             raise ImportRejected(
                 f"session {session_key} already has rater {entry.rater} and another "
                 "game; a session is one rater playing one game",
@@ -281,10 +296,19 @@ def parse_ratings(
                     line,
                 )
             entry.factors[name] = answer
-        row_times = {header[i]: milliseconds(header[i], _text(cells[i]), line) for i in times}
-        provenance = imported_provenance(
-            {column: _text(cells[i]) for column, i in provenance_cells.items()}, line
-        )
+        row_times: dict[str, int | None] = {}
+        for column, i, parsed_times in time_cells:
+            raw = cells[i]
+            if raw in parsed_times:
+                row_times[column] = parsed_times[raw]
+            else:
+                row_times[column] = parsed_times[raw] = milliseconds(column, _text(raw), line)
+        provenance_cells = tuple([cells[i] for _, i in provenance_at])
+        provenance = provenances.get(provenance_cells)
+        if provenance is None:
+            provenance = provenances[provenance_cells] = imported_provenance(
+                {column: _text(cells[i]) for column, i in provenance_at}, line
+            )
         add_value(
             entry.ratings,
             cell.scenario,
@@ -306,7 +330,9 @@ def parse_ratings(
 
 def _text(cell: str) -> str:
     """A cell as the export meant it: trimmed, the formula escape undone."""
-    return str(unescape_text_cell(cell.strip()))
+    cell = cell.strip()
+    # only a cell that starts with a quote can carry the escape (the common case is cheap)
+    return str(unescape_text_cell(cell)) if cell[:1] == "'" else cell
 
 
 @dataclass(frozen=True)
@@ -314,6 +340,7 @@ class _Checked:
     """What a row's cells (besides rater, session and times) stand for, once checked."""
 
     game: Any
+    game_id: int
     scenario: Scenario
     label: str
     applied: dict[str, dict[str, Any]]
@@ -358,6 +385,7 @@ def _check(
     training = bool_cell(row["training"], "training", line) if row.get("training") else False
     return _Checked(
         game=game,
+        game_id=game.pk,
         scenario=scenario,
         label=row["scenario"],
         applied=applied,
@@ -474,10 +502,13 @@ def write_ratings(study: Study, sessions: dict[str, _Session], digest: str) -> I
     phases = {q["key"]: q.get("phase", "post") for q in study.questionnaire}
     participants = {p.code: p for p in study.participants.all()}
     new_codes = sorted({entry.rater for entry in sessions.values()} - set(participants))
-    Participant.objects.bulk_create(
+    added = Participant.objects.bulk_create(
         [Participant(study=study, code=code) for code in new_codes], batch_size=WRITE_CHUNK
     )
-    participants = {p.code: p for p in study.participants.all()}
+    if connection.features.can_return_rows_from_bulk_insert:
+        participants.update((p.code, p) for p in added)  # their ids came back
+    else:
+        participants = {p.code: p for p in study.participants.all()}
     _record_attributes(sessions, participants)
     taken = set(
         Session.objects.filter(study=study)
@@ -575,10 +606,10 @@ def _ratings(
     shared: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
     for key, session in created.items():
         for index, row in enumerate(ordered[key]):
-            values = shared.setdefault(tuple(sorted(row["values"].items())), row["values"])
+            values = shared.setdefault(tuple(row["values"].items()), row["values"])
             yield {
                 "session_id": session,
-                "scenario_id": row["scenario"].pk,
+                "scenario_id": row["scenario"].id,
                 "order_index": index,
                 "round": 0 if row["training"] else 1,
                 "values": values,

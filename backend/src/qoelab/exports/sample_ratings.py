@@ -1,9 +1,10 @@
 """A synthetic ratings CSV for a study's design: as many rows as asked, all importable.
 
-For load tests of the import (``scripts/measure_import.py``, the import job tests): rater
-``<prefix>N`` plays every game of the study once, rating every active scenario, so each
-session is one rater and one game; the ratings cycle through the item's 1..5 scale. The
-impairment columns are the scenarios' own delay and loss per direction.
+For the import job tests (the 40,000-row job; ``backend/bench/bench_import.py`` generates
+its own, export-shaped file): rater ``<prefix>N`` plays every game of the study once,
+rating every active scenario, so each session is one rater and one game; the ratings cycle
+through the item's 1..5 scale. The impairment columns are the scenarios' own delay and
+loss per direction.
 """
 
 from __future__ import annotations
