@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -113,9 +114,21 @@ def one_round(root: Path, args: argparse.Namespace) -> dict[str, Any]:
         load_before = os.getloadavg()
         pids = app.server_pids()
         cpu_start = cpu_seconds(pids)
+        agents_start = cpu_seconds(app.agent_pids)
+        client_start = resource.getrusage(resource.RUSAGE_SELF)
         load = run_load(app, seconds=args.seconds, requests=args.requests, consoles=args.consoles)
         cpu = cpu_seconds(pids) - cpu_start
+        client_end = resource.getrusage(resource.RUSAGE_SELF)
         result = summarise(load, stored_ratings(app), cpu)
+        # Who else used the two cores: the load generator itself and the agents.
+        result["client_cpu_s"] = round(
+            client_end.ru_utime
+            + client_end.ru_stime
+            - client_start.ru_utime
+            - client_start.ru_stime,
+            2,
+        )
+        result["agents_cpu_s"] = round(cpu_seconds(app.agent_pids) - agents_start, 2)
         result["loadavg_before"] = [round(x, 2) for x in load_before]
         result["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
         result["server_processes"] = len(pids)

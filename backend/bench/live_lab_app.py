@@ -45,6 +45,7 @@ class App:
     port: int
     database_url: str
     server: Process
+    agent_pids: list[int] = field(default_factory=list)
     sessions: list[LiveSession] = field(default_factory=list)
 
     def client(self) -> Client:
@@ -150,7 +151,7 @@ def serve(root: Path, work: Path, *, stations: int, gunicorn_env: dict[str, str]
             return healthy(url)
 
         wait_for(f"gunicorn at {url}", up, timeout=120, interval=0.2)
-        app = App("127.0.0.1", port, services.database_url, server)
+        app = App("127.0.0.1", port, services.database_url, server, [a.process.pid for a in agents])
         app.sessions = _live_sessions(app, [agent.url for agent in agents])
         yield app
 
