@@ -17,11 +17,12 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from live_lab_app import App, LiveSession
-from live_lab_http import Answer
+from live_lab_http import Answer, Client
 
 POST_ANSWERS = {"willing_to_pay": "yes", "attitude": "positive"}
 
@@ -116,8 +117,7 @@ def participant(app: App, session: LiveSession, budget: Budget, result: UserResu
     client.close()
 
 
-def console(app: App, offset: int, budget: Budget, result: UserResult) -> None:
-    client = app.researcher()
+def console(app: App, client: Client, offset: int, budget: Budget, result: UserResult) -> None:
     ids = [s.id for s in app.sessions]
     for turn in itertools.count(offset):
         if not budget.take():
@@ -125,6 +125,15 @@ def console(app: App, offset: int, budget: Budget, result: UserResult) -> None:
         answer = client.request("GET", f"/api/v1/sessions/{ids[turn % len(ids)]}/")
         result.note("console session view", answer, answer.status == 200)
     client.close()
+
+
+def guarded(user: Callable[..., None], result: UserResult, *args: Any) -> None:
+    """Run a virtual user; a crash of its thread is a failed request, not a silent gap."""
+    try:
+        user(*args)
+    except Exception as exc:  # any failure of the user's own code
+        result.path("virtual user crashed").errors += 1
+        result.error_samples.append(f"{user.__name__}: {exc!r}")
 
 
 @dataclass
@@ -137,17 +146,24 @@ class LoadResult:
 
 def run_load(app: App, *, seconds: float, requests: int, consoles: int) -> LoadResult:
     """Every session's screen and ``consoles`` consoles, until the budget is spent."""
+    # The consoles sign in before the clock starts: the run measures the polling.
+    signed_in = [app.researcher() for _ in range(consoles)]
     budget = Budget(seconds, requests)
     results = [UserResult() for _ in range(len(app.sessions) + consoles)]
     threads = [
-        threading.Thread(target=participant, args=(app, s, budget, results[i]), daemon=True)
+        threading.Thread(
+            target=guarded, args=(participant, results[i], app, s, budget, results[i]), daemon=True
+        )
         for i, s in enumerate(app.sessions)
     ]
     threads += [
         threading.Thread(
-            target=console,
+            target=guarded,
             args=(
+                console,
+                results[len(app.sessions) + i],
                 app,
+                signed_in[i],
                 i * len(app.sessions) // max(consoles, 1),
                 budget,
                 results[len(app.sessions) + i],

@@ -349,7 +349,8 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
         The answer carries an ``ETag``; a poll whose ``If-None-Match`` names the current one
         gets 304 without a body. A poll with nothing due is one query (the token's row).
         """
-        principal: ParticipantPrincipal = request.user  # HoldsSessionToken checked the pk
+        principal = request.user
+        assert isinstance(principal, ParticipantPrincipal)  # HoldsSessionToken checked the pk
         session = principal.session
         now = timezone.now()
         if services.tick_due(session, now):
