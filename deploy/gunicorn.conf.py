@@ -4,7 +4,8 @@
 
 Environment: GUNICORN_BIND (default 127.0.0.1:8000: behind nginx on the same host; the
 container image sets 0.0.0.0:8000, a lab without a proxy sets it too), GUNICORN_WORKERS
-(default 2 x CPUs + 1, at most 8), GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS
+(default 2 x CPUs + 1, at most 8), GUNICORN_WORKER_CLASS (default gthread),
+GUNICORN_THREADS (default 4 per worker), GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS
 (proxies whose X-Forwarded-Proto gunicorn believes; default: QOELAB_TRUSTED_PROXIES, the
 list Django reads X-Forwarded-For from, which is empty unless set — nobody is trusted
 implicitly). With QOELAB_ENV=production gunicorn's own error and access logs are JSON
@@ -16,6 +17,15 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "").strip() or "127.0.0.1:8000"
 workers = int(os.environ.get("GUNICORN_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 8)))
+# Threaded workers (issue 16, live lab; docs/performance.md): every screen and console polls
+# each second over a keep-alive connection. A sync worker serves one request at a time and
+# closes the connection after it, so a poll waits behind a slow request (a rating that
+# applies the next scenario through the agent) and pays a new TCP connection each time; a
+# gthread worker keeps idle keep-alive connections aside and serves `threads` requests at
+# once, which overlaps the waits on PostgreSQL and the agents. Each thread keeps its own
+# database connection (CONN_MAX_AGE, qoelab.config): workers x threads connections at most.
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "").strip() or "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 keepalive = 5

@@ -5,9 +5,11 @@ cd "$(dirname "$0")/.." || exit 2
 mkdir -p var/bench
 status=0
 ran=0
+# backend/bench/bench_live_lab.py needs PostgreSQL and Redis (DATABASE_URL, CELERY_BROKER_URL;
+# default: the local servers, as the test kit).
 for bench in analysis/bench/bench_analyze.py analysis/bench/bench_subject_model.py \
   netem-agent/bench/bench_apply.py \
-  backend/bench/bench_import.py; do
+  backend/bench/bench_import.py backend/bench/bench_live_lab.py; do
   if [ -f "$bench" ]; then
     echo "=== $bench"
     .venv/bin/python "$bench" || status=1

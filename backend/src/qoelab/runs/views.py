@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -23,14 +24,17 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
+from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from qoelab.core.api import filter_by_id
 from qoelab.core.errors import Conflict
+from qoelab.ratings.models import Rating
 from qoelab.runs import services
 from qoelab.runs.models import Session
+from qoelab.runs.participant_etag import matches, participant_etag
 from qoelab.runs.serializers import (
     ParticipantViewSerializer,
     PostQuestionsSerializer,
@@ -61,6 +65,10 @@ def _session_queryset() -> QuerySet[Session]:
     return Session.objects.select_related("study", "participant", "game", "station")
 
 
+#: A session's ratings with their scenarios in one query (the console shows their codes).
+RATINGS_WITH_SCENARIOS = Prefetch("ratings", queryset=Rating.objects.select_related("scenario"))
+
+
 @extend_schema_view(
     list=extend_schema(
         parameters=[
@@ -87,7 +95,7 @@ class SessionViewSet(
         sessions = filter_by_id(sessions, "study_id", params.get("study"))
         if (state := params.get("state")) is not None:
             sessions = sessions.filter(state=state)
-        return sessions.prefetch_related("ratings__scenario", "answers").order_by("id")
+        return sessions.prefetch_related(RATINGS_WITH_SCENARIOS, "answers").order_by("id")
 
     def _fresh(self, session_id: int) -> Response:
         session = self.get_queryset().get(pk=session_id)
@@ -126,9 +134,22 @@ class SessionViewSet(
         )
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        session = self.get_object()
-        services.tick(session.pk)
-        return self._fresh(session.pk)
+        # The row without its ratings first: only when a step is due (services.tick_due)
+        # is the row locked and read again; the ratings and answers are read once, at the end.
+        # The console polls this every second.
+        sessions = _session_queryset().filter(study__in=accessible_studies(request.user))
+        session = self.get_object_from(sessions)
+        if services.tick_due(session, timezone.now()):
+            services.tick(session.pk)
+            session = sessions.get(pk=session.pk)
+        prefetch_related_objects([session], RATINGS_WITH_SCENARIOS, "answers")
+        return Response(SessionSerializer(session).data)
+
+    def get_object_from(self, sessions: QuerySet[Session]) -> Session:
+        """``get_object`` on ``sessions`` (404 outside them; object permissions checked)."""
+        session: Session = get_object_or_404(sessions, pk=self.kwargs["pk"])
+        self.check_object_permissions(self.request, session)
+        return session
 
     def perform_destroy(self, instance: Session) -> None:
         if instance.state != State.CREATED:
@@ -240,12 +261,20 @@ TOKEN_HEADER = "X-Participant-Token"
 
 
 class ParticipantPrincipal:
-    """The holder of one session's participant token (not a Django user)."""
+    """The holder of one session's participant token (not a Django user), with the
+    session's row as read when the token was checked (the poll answers from it)."""
 
     is_authenticated = True
 
-    def __init__(self, session_id: int) -> None:
-        self.session_id = session_id
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.session_id = session.pk
+
+
+def _participant_queryset() -> QuerySet[Session]:
+    """What the participant's screen reads: the session with its study, game and participant
+    (the questionnaire's missing facts) in one query."""
+    return Session.objects.select_related("study", "game", "participant")
 
 
 class ParticipantTokenAuthentication(BaseAuthentication):
@@ -255,10 +284,11 @@ class ParticipantTokenAuthentication(BaseAuthentication):
         token = request.headers.get(TOKEN_HEADER)
         if not token:
             return None
-        session_id = Session.objects.filter(token=token).values_list("pk", flat=True).first()
-        if session_id is None:
+        # The whole row, not just its id: the poll then needs no second query.
+        session = _participant_queryset().filter(token=token).first()
+        if session is None:
             raise AuthenticationFailed("unknown participant token")
-        return ParticipantPrincipal(session_id), token
+        return ParticipantPrincipal(session), token
 
     def authenticate_header(self, request: Request) -> str:
         return "Participant-Token"
@@ -287,7 +317,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
     serializer_class = ParticipantViewSerializer
 
     def get_queryset(self) -> QuerySet[Session]:
-        return _session_queryset()
+        return _participant_queryset()
 
     def _view(self, session_id: int) -> Response:
         return Response(ParticipantViewSerializer(self.get_queryset().get(pk=session_id)).data)
@@ -298,13 +328,46 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
         return self._view(session.pk)
 
     @extend_schema(
-        responses={200: ParticipantViewSerializer, 401: ERROR, 403: ERROR},
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="the ETag of the view the screen shows: 304 while it is current",
+            )
+        ],
+        responses={
+            200: ParticipantViewSerializer,
+            304: OpenApiResponse(description="the view named by If-None-Match is current"),
+            401: ERROR,
+            403: ERROR,
+        },
     )
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
-        """The participant's screen state (also advances timers and renews the lease)."""
-        session = self.get_object()
-        services.tick(session.pk)
-        return self._view(session.pk)
+        """The participant's screen state (also advances timers and renews the lease).
+
+        The answer carries an ``ETag``; a poll whose ``If-None-Match`` names the current one
+        gets 304 without a body. A poll with nothing due is one query (the token's row).
+        """
+        principal = request.user
+        assert isinstance(principal, ParticipantPrincipal)  # HoldsSessionToken checked the pk
+        session = principal.session
+        now = timezone.now()
+        if services.tick_due(session, now):
+            services.tick(session.pk)
+            session = self.get_queryset().get(pk=session.pk)
+            now = timezone.now()
+        etag = participant_etag(session, now)
+        headers = {
+            "ETag": etag,
+            # The browser keeps the body but asks every time (the state changes any second);
+            # the body belongs to the token, never to a shared cache.
+            "Cache-Control": "private, no-cache",
+            "Vary": TOKEN_HEADER,
+        }
+        if matches(request.headers.get("If-None-Match"), etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        return Response(ParticipantViewSerializer(session).data, headers=headers)
 
     @extend_schema(
         request=QuestionnaireSerializer,

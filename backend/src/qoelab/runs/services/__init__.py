@@ -24,7 +24,7 @@ from qoelab.runs.services.answers import (
 )
 from qoelab.runs.services.creation import create_session
 from qoelab.runs.services.errors import InvalidInput, SessionError, WrongState
-from qoelab.runs.services.heartbeat import expire_sessions, heartbeat_all, tick
+from qoelab.runs.services.heartbeat import expire_sessions, heartbeat_all, tick, tick_due
 from qoelab.runs.services.lifecycle import (
     abort,
     advance,
@@ -58,4 +58,5 @@ __all__ = [
     "submit_post_questions",
     "submit_questionnaire",
     "tick",
+    "tick_due",
 ]

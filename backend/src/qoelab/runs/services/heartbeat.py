@@ -49,14 +49,38 @@ def catch_up(session: Session, now: datetime, *, renew: bool = True) -> None:
         renew_lease(session, now)
 
 
+def tick_due(session: Session, now: datetime) -> bool:
+    """Would :func:`catch_up` take a step now? Read from an unlocked row by the polling
+    endpoints, so that a poll with nothing due neither locks the row nor writes it.
+
+    The same rules as :func:`catch_up` (a stuck "applying", a scenario whose time is up, a
+    lease renewal due); :func:`tick` re-checks them under the lock, so a stale read costs at
+    most one idle lock, and a step due a moment later is taken by the next poll.
+    """
+    if session.state == State.APPLYING:
+        return True
+    if session.state == State.PLAYING and seconds_remaining(session, now) == 0.0:
+        return True
+    return lease_renewal_due(session, now)
+
+
+def lease_renewal_due(session: Session, now: datetime) -> bool:
+    """A lease is renewed at a third of its length (:func:`timing.renew_interval`) while a
+    scenario's impairment is installed (playing, rating) on a station."""
+    if session.state not in LEASED_STATES or session.station_id is None:
+        return False
+    if session.applied_profile is None or session.state == State.APPLYING:
+        return False
+    return session.lease_renewed_at is None or now - session.lease_renewed_at >= renew_interval()
+
+
 def renew_lease(session: Session, now: datetime, *, force: bool = False) -> None:
     """Renew the agent's lease when due; while playing, also verify the installed state."""
-    if session.state not in LEASED_STATES or session.station is None:
+    if session.state not in LEASED_STATES or session.station_id is None:
         return
     if session.applied_profile is None or session.state == State.APPLYING:
         return
-    due = session.lease_renewed_at is None or now - session.lease_renewed_at >= renew_interval()
-    if not (due or force):
+    if not (force or lease_renewal_due(session, now)):
         return
     client = agent_for(session)
     try:

@@ -15,9 +15,18 @@ from qoelab.runs.state_machine import State, can_transition
 
 @contextmanager
 def locked(session_id: int) -> Iterator[Session]:
-    """The session row, locked (``select_for_update``) for one transaction."""
+    """The session row, locked (``select_for_update``) for one transaction.
+
+    Its study and station come in the same query (every step reads the study's timings,
+    most call the station's agent); ``of=("self",)`` locks the session row only, so that
+    sessions of one study or one station never wait for each other's lock.
+    """
     with transaction.atomic():
-        yield Session.objects.select_for_update().get(pk=session_id)
+        yield (
+            Session.objects.select_related("study", "station")
+            .select_for_update(of=("self",))
+            .get(pk=session_id)
+        )
 
 
 def save_revision(session: Session) -> None:

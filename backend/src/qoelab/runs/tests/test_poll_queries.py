@@ -1,0 +1,159 @@
+"""The two polling paths of a live lab: queries per request and the participant's ETag.
+
+The participant's screen and the researcher's console poll every second, so their cost is
+multiplied by every seat in the lab (issue 16, goal 3). Before: 7–8 queries per participant
+poll (token, row, lock, study, station, row again, baseline check) and 12–13 per console
+read. The counts pinned here are what a poll costs once nothing is due; a due step
+(timer, lease) adds the locked tick, which the last tests exercise.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from qoelab.runs.models import Session
+from qoelab.runs.participant_etag import matches, participant_etag
+from qoelab.runs.tests.lab import Lab, fill_questionnaire, rate
+from qoelab.testing import DryRunAgent
+
+Playing = tuple[Lab, dict[str, Any]]
+
+
+@pytest.fixture
+def playing(
+    researcher_client: APIClient, owned_example_study: Any, dry_run_agent: DryRunAgent
+) -> Playing:
+    """A session on a dry-run station, playing its first scenario."""
+    lab = Lab(researcher_client)
+    study = owned_example_study
+    station = lab.station("Seat 1", dry_run_agent.url, dry_run_agent.token)
+    person = lab.participant(study.pk, "P1")
+    session = lab.session(person["id"], study.games.first().pk, station["id"])
+    lab.post(f"/api/v1/sessions/{session['id']}/start/")
+    fill_questionnaire(lab.screen(session), session["id"])
+    console = lab.post(f"/api/v1/sessions/{session['id']}/advance/")
+    assert console["state"] == "playing"
+    return lab, session
+
+
+def poll_path(session: dict[str, Any]) -> str:
+    return f"/api/v1/participant/sessions/{session['id']}/"
+
+
+def test_a_participant_poll_with_nothing_due_is_one_query(playing: Playing) -> None:
+    lab, session = playing
+    screen = lab.screen(session)
+    with CaptureQueriesContext(connection) as queries:
+        response = screen.get(poll_path(session))
+    assert response.status_code == 200 and response.json()["step"] == "playing"
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert queries[0]["sql"].startswith("SELECT")  # nothing due: no lock, no write
+
+
+def test_a_rating_poll_is_two_queries_and_its_304_one(playing: Playing) -> None:
+    lab, session = playing
+    lab.post(f"/api/v1/sessions/{session['id']}/advance/")  # end of play → rating
+    screen = lab.screen(session)
+    with CaptureQueriesContext(connection) as queries:
+        first = screen.get(poll_path(session))
+    assert first.status_code == 200 and first.json()["step"] == "rating"
+    # the row, and whether a baseline was rated before (it decides the DCR items)
+    assert len(queries) == 2, [q["sql"] for q in queries]
+    with CaptureQueriesContext(connection) as queries:
+        again = screen.get(poll_path(session), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    assert len(queries) == 1, [q["sql"] for q in queries]
+
+
+def test_the_console_session_view_is_four_queries(playing: Playing) -> None:
+    lab, session = playing
+    sid = session["id"]
+    lab.post(f"/api/v1/sessions/{sid}/advance/")
+    assert rate(lab.screen(session), sid, 4, 1).status_code == 201
+    with CaptureQueriesContext(connection) as queries:
+        response = lab.researcher.get(f"/api/v1/sessions/{sid}/")
+    body = response.json()
+    assert response.status_code == 200 and body["state"] == "playing"
+    assert [r["scenario_code"] for r in body["ratings"]] == [body["order"][0]["code"]]
+    assert body["current_scenario"]["code"] == body["order"][1]["code"]
+    # the row (study, participant, game, station joined), ratings with their scenarios,
+    # answers, the current scenario
+    assert len(queries) == 4, [q["sql"] for q in queries]
+
+
+def test_an_unchanged_view_is_304_with_the_same_etag(playing: Playing) -> None:
+    lab, session = playing
+    lab.post(f"/api/v1/sessions/{session['id']}/advance/")  # rating: no timer
+    screen = lab.screen(session)
+    first = screen.get(poll_path(session))
+    etag = first["ETag"]
+    assert etag.startswith('"') and etag.endswith('"')
+    assert first["Cache-Control"] == "private, no-cache"
+    assert "X-Participant-Token" in first["Vary"]
+    again = screen.get(poll_path(session), HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag
+    # a list, or a weak tag of the same value, matches too (RFC 9110 §13.1.2)
+    listed = screen.get(poll_path(session), HTTP_IF_NONE_MATCH=f'"other", W/{etag}')
+    assert listed.status_code == 304
+    other = screen.get(poll_path(session), HTTP_IF_NONE_MATCH='"p-not-this-one"')
+    assert other.status_code == 200 and other.json() == first.json()
+
+
+def test_a_state_change_gives_a_new_etag_and_a_full_answer(playing: Playing) -> None:
+    lab, session = playing
+    screen = lab.screen(session)
+    playing_view = screen.get(poll_path(session))
+    lab.post(f"/api/v1/sessions/{session['id']}/advance/")  # playing → rating
+    rating_view = screen.get(poll_path(session), HTTP_IF_NONE_MATCH=playing_view["ETag"])
+    assert rating_view.status_code == 200 and rating_view.json()["step"] == "rating"
+    assert rating_view["ETag"] != playing_view["ETag"]
+    assert rate(screen, session["id"], 3, 1).status_code == 201  # rating → next scenario
+    next_view = screen.get(poll_path(session), HTTP_IF_NONE_MATCH=rating_view["ETag"])
+    assert next_view.status_code == 200 and next_view.json()["position"] == 2
+    assert next_view["ETag"] not in (rating_view["ETag"], playing_view["ETag"])
+
+
+def test_the_countdown_enters_the_etag_in_whole_seconds(playing: Playing) -> None:
+    _, session = playing
+    row = Session.objects.select_related("study", "participant").get(pk=session["id"])
+    assert row.scenario_started_at is not None
+    start = row.scenario_started_at + timedelta(seconds=5, milliseconds=100)
+    same_second = participant_etag(row, start + timedelta(milliseconds=800))
+    assert participant_etag(row, start) == same_second
+    assert participant_etag(row, start + timedelta(seconds=1)) != same_second
+
+
+def test_matches_reads_if_none_match_as_rfc_9110_does() -> None:
+    assert matches('"a"', '"a"') and matches('W/"a"', '"a"') and matches("*", '"a"')
+    assert matches('"b", "a"', '"a"')
+    assert not matches(None, '"a"') and not matches("", '"a"') and not matches('"b"', '"a"')
+
+
+def test_a_poll_takes_the_step_time_made_due(playing: Playing) -> None:
+    """The unlocked pre-check must not hide a due step: the scenario's time is up."""
+    lab, session = playing
+    Session.objects.filter(pk=session["id"]).update(
+        scenario_started_at=timezone.now() - timedelta(hours=1)
+    )
+    view = lab.screen(session).get(poll_path(session)).json()
+    assert view["step"] == "rating"
+    assert Session.objects.get(pk=session["id"]).state == "rating"
+
+
+def test_a_poll_renews_a_lease_that_is_due(playing: Playing) -> None:
+    lab, session = playing
+    stale = timezone.now() - timedelta(hours=1)
+    Session.objects.filter(pk=session["id"]).update(lease_renewed_at=stale)
+    with CaptureQueriesContext(connection) as queries:
+        response = lab.screen(session).get(poll_path(session))
+    assert response.status_code == 200
+    assert any(q["sql"].startswith("UPDATE") for q in queries)  # the tick wrote the row
+    renewed = Session.objects.get(pk=session["id"]).lease_renewed_at
+    assert renewed is not None and renewed > stale + timedelta(minutes=59)
