@@ -6,7 +6,7 @@ mkdir -p var/bench
 status=0
 ran=0
 for bench in analysis/bench/bench_analyze.py analysis/bench/bench_subject_model.py \
-  netem-agent/bench/bench_apply.py; do
+  netem-agent/bench/bench_apply.py backend/bench/bench_results.py; do
   if [ -f "$bench" ]; then
     echo "=== $bench"
     .venv/bin/python "$bench" || status=1
