@@ -30,7 +30,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description ``GET`` a job: state (queued/running/succeeded/failed), progress 0..1, the result. */
+        /**
+         * @description ``GET`` a job: state (queued/running/succeeded/failed), progress 0..1, the result
+         *     (sent as stored, ``job_response``).
+         */
         get: operations["v1_analysis_jobs_retrieve"];
         put?: never;
         post?: never;
@@ -805,7 +808,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Analyse the study's ratings (202 with a new job, 200 with the cached one). */
+        /**
+         * @description Analyse the study's ratings (202 with a new job, 200 with the cached one).
+         *
+         *     The cached job is the one of the study's current version and data version: found
+         *     without reading the ratings. A new job builds the ratings table in the background;
+         *     poll it (``GET /analysis-jobs/{id}/``) for its state, stage and progress.
+         */
         post: operations["v1_studies_analysis_create"];
         delete?: never;
         options?: never;
@@ -1024,6 +1033,7 @@ export interface components {
             readonly id: number;
             readonly study: number;
             readonly study_version: number;
+            readonly data_version: number | null;
             /** @default false */
             readonly reliable_only: boolean;
             readonly input_sha256: string;

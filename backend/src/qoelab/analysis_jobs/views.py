@@ -30,7 +30,8 @@ class AnalysisJobViewSet(viewsets.ReadOnlyModelViewSet[AnalysisJob]):
 
     # A plain HttpResponse: the body is rendered already (job_response), not by DRF.
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:  # type: ignore[override]
-        """The job; a finished job's result is sent as stored (``job_response``)."""
+        """``GET`` a job: state (queued/running/succeeded/failed), progress 0..1, the result
+        (sent as stored, ``job_response``)."""
         job = get_object_or_404(with_result_text(self.get_queryset()), pk=kwargs["pk"])
         return job_response(job)
 
