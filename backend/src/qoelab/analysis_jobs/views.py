@@ -7,8 +7,11 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
@@ -27,6 +30,24 @@ class AnalysisJobViewSet(viewsets.ReadOnlyModelViewSet[AnalysisJob]):
 
     def get_queryset(self) -> QuerySet[AnalysisJob]:
         return AnalysisJob.objects.filter(study__in=accessible_studies(self.request.user))
+
+    @extend_schema(
+        responses={
+            (200, "text/csv"): OpenApiTypes.STR,
+            404: OpenApiResponse(description="no such job, or its input is not built yet"),
+        }
+    )
+    @action(detail=True, methods=["get"], url_path="input-csv")
+    def input_csv(self, request: Request, pk: str | None = None) -> HttpResponse:
+        """The tidy CSV this job analysed: the study's ratings export (default options) at
+        the job's data version. It never changes, so the browser may keep it."""
+        job = get_object_or_404(self.get_queryset().only("id", "input_csv", "input_sha256"), pk=pk)
+        if not job.input_sha256:
+            raise NotFound("the job has not built its input yet; poll the job")
+        response = HttpResponse(job.input_csv, content_type="text/csv; charset=utf-8")
+        response["Cache-Control"] = "private, max-age=31536000, immutable"
+        response["ETag"] = f'"{job.input_sha256}"'
+        return response
 
     # A plain HttpResponse: the body is rendered already (job_response), not by DRF.
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:  # type: ignore[override]

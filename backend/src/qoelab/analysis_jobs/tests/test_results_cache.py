@@ -48,7 +48,10 @@ def finish(job_id: int) -> AnalysisJob:
 
 
 def import_sample(study: Study, rows: int, prefix: str) -> None:
-    import_ratings(study, sample_lines(study, rows, prefix), prefix.ljust(64, "0"))
+    """Import ``rows`` synthetic ratings, as the import job does (its study read afresh:
+    the design check compares with the stored design, e.g. PostgreSQL's JSON key order)."""
+    fresh = Study.objects.get(pk=study.pk)
+    import_ratings(fresh, sample_lines(fresh, rows, prefix), prefix.ljust(64, "0"))
 
 
 @pytest.fixture
@@ -76,6 +79,8 @@ def test_a_cached_request_answers_the_job_without_building_the_table(
     assert status == 202 and created["state"] == JobState.QUEUED
     assert created["data_version"] == data_version(rated_study)
     assert tidy_spy.call_count == 0  # the request only created the job
+    unbuilt = researcher_client.get(f"/api/v1/analysis-jobs/{created['id']}/input-csv/")
+    assert unbuilt.status_code == 404
     job = finish(created["id"])
     assert tidy_spy.call_count == 1 and job.input_rows == 4 * 10 and job.input_sha256
 
@@ -88,6 +93,11 @@ def test_a_cached_request_answers_the_job_without_building_the_table(
     assert cached["result"] == job.result
     polled = researcher_client.get(f"/api/v1/analysis-jobs/{job.pk}/").json()
     assert polled == cached
+    # The page's ratings table: the job's stored input, the same as the study's export.
+    table = researcher_client.get(f"/api/v1/analysis-jobs/{job.pk}/input-csv/")
+    assert table.status_code == 200 and table["ETag"] == f'"{job.input_sha256}"'
+    assert table.content.decode() == job.input_csv == tidy.tidy_csv(rated_study)
+    assert tidy_spy.call_count == 1  # that comparison's own build
 
 
 @pytest.mark.django_db
