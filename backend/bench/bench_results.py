@@ -3,8 +3,9 @@ goal 2).
 
 Run from the repository root:  .venv/bin/python backend/bench/bench_results.py
 
-* makes a throwaway database (SQLite file under a temporary directory; PostgreSQL — a
-  ``test_…`` database next to the one named — when ``DATABASE_URL`` is set), migrates it,
+* makes a throwaway database (SQLite file under a temporary directory; with
+  ``DATABASE_URL``, a PostgreSQL database ``bench_results_<pid>`` on that server, dropped
+  afterwards), migrates it,
   loads the example study (fixtures/studies/cloud-gaming-2014.json) and imports a seeded
   synthetic study into it: ``qoe_analysis.synthetic.generate_study(1000, 1360,
   seed=20261125)`` on the study's three games — 1,000 participants, 1,360 sessions,
@@ -128,8 +129,11 @@ def main() -> int:
 
     assert settings.CELERY_TASK_ALWAYS_EAGER, "the analysis task must run in-process"
     database = settings.DATABASES["default"]
+    # Its own throwaway database: never the one named, nor a test run's test_<name>.
     if database["ENGINE"].endswith("sqlite3"):
         database.setdefault("TEST", {})["NAME"] = str(tmp / "bench.sqlite3")
+    else:
+        database.setdefault("TEST", {})["NAME"] = f"bench_results_{os.getpid()}"
     setup_test_environment(debug=False)
     started = time.perf_counter()
     old_config = setup_databases(verbosity=0, interactive=False)
@@ -159,12 +163,16 @@ def run(args: argparse.Namespace, *, setup_started: float) -> dict[str, Any]:
     from qoelab.exports.tidy import tidy_table
     from qoelab.ratings.models import Rating
     from qoelab.studies.data_version import bump_data_version
+    from qoelab.studies.models import Study
     from qoelab.studies.rating_items import sidecar
     from qoelab.studies.study_document import load_study_document, read_study_document
 
     document = read_study_document(settings.FIXTURES_DIR / "studies" / "cloud-gaming-2014.json")
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
-    study = load_study_document(document, owner=user).study
+    loaded = load_study_document(document, owner=user).study
+    # Read back: the import checks the design against the stored one (PostgreSQL's jsonb
+    # orders the keys of the rating items differently from the in-memory defaults).
+    study = Study.objects.get(pk=loaded.pk)
     games = {game.name: game.pace for game in study.games.order_by("id")}
     csv_text, rows = synthetic_csv(games)
     digest = hashlib.sha256(csv_text.encode()).hexdigest()

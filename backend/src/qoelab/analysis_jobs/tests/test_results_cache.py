@@ -160,16 +160,26 @@ def test_no_ratings_of_completed_sessions_is_still_nothing_to_analyse(
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_first_requests_create_one_job(rated_study: Study) -> None:
     """Both requests miss the cache at once; the unique key lets one insert win and the
-    other answers with the winner's job."""
+    other answers with the winner's job.
+
+    After both have missed, the rest of each request runs in turn (``gate``): the race
+    is in the decision, and SQLite's shared in-memory test database would refuse a
+    second writer at the same moment ("table is locked") instead of making it wait.
+    """
     barrier = threading.Barrier(2)
+    gate = threading.Lock()
+    mine = threading.local()
     outcomes: list[services.JobRequest] = []
     errors: list[BaseException] = []
     lookup = services.live_job
 
     def racing_lookup(key: dict[str, Any]) -> AnalysisJob | None:
         found = lookup(key)
-        if found is None:
-            barrier.wait(timeout=10)  # both have missed before either inserts
+        if found is None and not getattr(mine, "missed", False):
+            mine.missed = True
+            barrier.wait(timeout=60)  # both have missed before either inserts
+            gate.acquire()
+            mine.holding = True
         return found
 
     def first_request() -> None:
@@ -179,6 +189,8 @@ def test_two_concurrent_first_requests_create_one_job(rated_study: Study) -> Non
             errors.append(exc)
         finally:
             connection.close()
+            if getattr(mine, "holding", False):
+                gate.release()
 
     queued: list[int] = []
     with (
@@ -189,7 +201,7 @@ def test_two_concurrent_first_requests_create_one_job(rated_study: Study) -> Non
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join(timeout=30)
+            thread.join(timeout=120)
     assert not errors, errors
     assert AnalysisJob.objects.count() == 1
     assert {outcome.job.pk for outcome in outcomes} == {AnalysisJob.objects.get().pk}
