@@ -14,6 +14,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from qoelab.analysis_jobs import services
+from qoelab.analysis_jobs.job_response import _stored_result_text
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
 from qoelab.analysis_jobs.serializers import AnalysisJobSerializer
 from qoelab.analysis_jobs.services import request_analysis
@@ -93,6 +94,10 @@ def test_a_cached_request_answers_the_job_without_building_the_table(
     assert cached["result"] == job.result
     polled = researcher_client.get(f"/api/v1/analysis-jobs/{job.pk}/").json()
     assert polled == cached
+    # Sent again from the process' copy of the result text, the same document.
+    hits = _stored_result_text.cache_info().hits
+    _status, again = analyse(researcher_client, rated_study)
+    assert again == cached and _stored_result_text.cache_info().hits == hits + 1
     # The page's ratings table: the job's stored input, the same as the study's export.
     table = researcher_client.get(f"/api/v1/analysis-jobs/{job.pk}/input-csv/")
     assert table.status_code == 200 and table["ETag"] == f'"{job.input_sha256}"'
