@@ -8,8 +8,8 @@ ran=0
 # backend/bench/bench_live_lab.py needs PostgreSQL and Redis (DATABASE_URL, CELERY_BROKER_URL;
 # default: the local servers, as the test kit).
 for bench in analysis/bench/bench_analyze.py analysis/bench/bench_subject_model.py \
-  netem-agent/bench/bench_apply.py \
-  backend/bench/bench_import.py backend/bench/bench_live_lab.py; do
+  netem-agent/bench/bench_apply.py backend/bench/bench_import.py \
+  backend/bench/bench_results.py backend/bench/bench_live_lab.py; do
   if [ -f "$bench" ]; then
     echo "=== $bench"
     .venv/bin/python "$bench" || status=1

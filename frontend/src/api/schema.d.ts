@@ -30,8 +30,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description ``GET`` a job: state (queued/running/succeeded/failed), progress 0..1, the result. */
+        /**
+         * @description ``GET`` a job: state (queued/running/succeeded/failed), progress 0..1, the result
+         *     (sent as stored, ``job_response``).
+         */
         get: operations["v1_analysis_jobs_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analysis-jobs/{id}/input-csv/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The tidy CSV this job analysed: the study's ratings export (default options) at
+         *     the job's data version. It never changes, so the browser may keep it.
+         */
+        get: operations["v1_analysis_jobs_input_csv_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -805,7 +828,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Analyse the study's ratings (202 with a new job, 200 with the cached one). */
+        /**
+         * @description Analyse the study's ratings (202 with a new job, 200 with the cached one).
+         *
+         *     The cached job is the one of the study's current version and data version: found
+         *     without reading the ratings. A new job builds the ratings table in the background;
+         *     poll it (``GET /analysis-jobs/{id}/``) for its state, stage and progress.
+         */
         post: operations["v1_studies_analysis_create"];
         delete?: never;
         options?: never;
@@ -1024,6 +1053,7 @@ export interface components {
             readonly id: number;
             readonly study: number;
             readonly study_version: number;
+            readonly data_version: number | null;
             /** @default false */
             readonly reliable_only: boolean;
             readonly input_sha256: string;
@@ -2456,6 +2486,85 @@ export interface operations {
                 };
             };
             /** @description Not found (or not visible to the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_analysis_jobs_input_csv_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such job, or its input is not built yet */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -28,6 +28,8 @@ export const sessionsPath = (study?: number): string =>
 export const sessionPath = (id: number): string => `${API_BASE}/sessions/${id}/`;
 export const analysisJobsPath = (): string => `${API_BASE}/analysis-jobs/`;
 export const analysisJobPath = (id: number): string => `${API_BASE}/analysis-jobs/${id}/`;
+/** The tidy CSV a job analysed (immutable: the browser keeps it). */
+export const analysisJobInputCsvPath = (id: number): string => `${API_BASE}/analysis-jobs/${id}/input-csv/`;
 export const studyAnalysisPath = (id: number): string => `${API_BASE}/studies/${id}/analysis/`;
 export const studyImportPath = (id: number): string => `${API_BASE}/studies/${id}/import/`;
 export const importJobPath = (id: number): string => `${API_BASE}/import-jobs/${id}/`;

@@ -2,7 +2,7 @@ import { useId, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 
-import { apiKey, getText, studyExportCsvPath, studyPath, useApiQuery } from '../api';
+import { analysisJobInputCsvPath, apiKey, getText, studyExportCsvPath, studyPath, useApiQuery } from '../api';
 import type { StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { StudyDryRunBanner } from '../console/provenance';
@@ -70,10 +70,21 @@ function Explorer({ study }: { study: StudyDetail }) {
     return { all: pick(false), reliable: pick(true) };
   }, [current, all.state, reliable.state, pastJobs, version, study.games]);
 
-  // The tidy ratings (for the M1 × M2 pairs, which the analysis document does not keep).
+  // The tidy ratings (for the M1 × M2 pairs, which the analysis document does not keep):
+  // for the current version the table the analysis read (stored with its job, so a visit
+  // does not rebuild it), else (an old version, no ratings, a failed analysis) the
+  // study's export; nothing while the analysis runs.
+  const analysing = current && (all.state.status === 'starting' || all.state.status === 'running');
+  const csvPath =
+    current && all.state.status === 'done'
+      ? analysisJobInputCsvPath(all.state.job.id)
+      : analysing
+        ? null
+        : studyExportCsvPath(study.id);
   const csv = useQuery({
-    queryKey: apiKey(studyExportCsvPath(study.id)),
-    queryFn: ({ signal }) => getText(studyExportCsvPath(study.id), { signal }),
+    queryKey: apiKey(csvPath ?? studyExportCsvPath(study.id)),
+    queryFn: ({ signal }) => getText(csvPath ?? studyExportCsvPath(study.id), { signal }),
+    enabled: csvPath !== null,
   });
   const ratings = useMemo<TidyRating[] | null>(
     () => (csv.data === undefined ? null : toTidyRatings(parseCSVRecords(csv.data))),

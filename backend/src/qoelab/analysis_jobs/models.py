@@ -16,16 +16,25 @@ class JobState(models.TextChoices):
 
 
 class AnalysisJob(models.Model):
-    """One analysis of one input. The cache key is (study, study version, reliable_only,
-    SHA-256 of the exact CSV analysed and its sidecar): asking again for the same key
-    returns this job."""
+    """One analysis of one state of a study's data.
+
+    The cache key is (study, ``Study.version``, ``Study.data_version``, reliable_only):
+    asking again while neither counter has moved returns this job without reading the
+    ratings (:mod:`qoelab.analysis_jobs.services`). The task builds the input (the tidy CSV
+    and its sidecar) when it starts and stores it with its SHA-256, so the exact table
+    analysed stays on record.
+    """
 
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="analysis_jobs")
     study_version = models.PositiveIntegerField()
+    #: The study's data version the job was requested for; null for jobs of before the
+    #: counter existed (never matched by a request again).
+    data_version = models.PositiveIntegerField(null=True, blank=True)
     reliable_only = models.BooleanField(default=False)
-    input_sha256 = models.CharField(max_length=64)
-    input_csv = models.TextField()
-    input_rows = models.PositiveIntegerField()
+    #: Empty until the task has built the input.
+    input_sha256 = models.CharField(max_length=64, blank=True)
+    input_csv = models.TextField(blank=True)
+    input_rows = models.PositiveIntegerField(default=0)
     #: The CSV's sidecar: {"items", "acceptance", "min_response_ms"} (its item column's
     #: scales, the acceptance rule, the fast-rating floor); part of the cache key's hash.
     input_items = models.JSONField(null=True, blank=True)
@@ -53,9 +62,18 @@ class AnalysisJob(models.Model):
     class Meta:
         ordering = ["-id"]
         constraints = [
+            # Two first requests at once create one job: the second one's insert fails and
+            # it answers with the first one's job.
             models.UniqueConstraint(
-                fields=["study", "study_version", "reliable_only", "input_sha256"],
+                fields=["study", "study_version", "data_version", "reliable_only"],
                 condition=~models.Q(state="failed"),
-                name="one_live_analysis_per_input",
+                name="one_live_analysis_per_data_version",
+            ),
+        ]
+        indexes = [
+            # Finding a finished job of identical input (its result is reused).
+            models.Index(
+                fields=["study", "study_version", "reliable_only", "input_sha256"],
+                name="analysis_job_input",
             ),
         ]

@@ -17,6 +17,7 @@ class AnalysisJobSerializer(serializers.ModelSerializer[AnalysisJob]):
             "id",
             "study",
             "study_version",
+            "data_version",
             "reliable_only",
             "input_sha256",
             "input_rows",

@@ -1,4 +1,14 @@
-"""Starting analysis jobs, with the cache per study version and input."""
+"""Starting analysis jobs, cached per study version and data version.
+
+A results request looks up the job for the study's current ``version`` (its design) and
+``data_version`` (a counter bumped with every change of the analysed data,
+:mod:`qoelab.studies.data_version`) and the options, without reading a single rating: that
+lookup is the whole cost of a cached visit. Only when no live job exists is one created,
+queued, and the task (:mod:`qoelab.analysis_jobs.tasks`) builds the tidy CSV, hashes it and
+analyses it — or reuses the result of a finished job with the same input hash (e.g. after
+a rating of a session that is not yet completed, which bumps the counter but does not
+change the analysed table).
+"""
 
 from __future__ import annotations
 
@@ -9,11 +19,12 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from qoelab.analysis_jobs.job_response import with_result_text
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
 from qoelab.core.errors import BadRequest
-from qoelab.exports.tidy import tidy_table
+from qoelab.ratings.models import Rating
+from qoelab.runs.state_machine import State
 from qoelab.studies.models import Study
-from qoelab.studies.rating_items import sidecar
 
 
 class NothingToAnalyse(BadRequest):
@@ -25,6 +36,9 @@ class NothingToAnalyse(BadRequest):
 
     def body(self) -> dict[str, Any]:
         return {**super().body(), "code": "no_ratings"}
+
+
+NO_RATINGS = "the study has no ratings of completed sessions to analyse"
 
 
 def input_digest(csv_text: str, items: dict[str, Any]) -> str:
@@ -39,36 +53,61 @@ class JobRequest:
     cached: bool
 
 
-def request_analysis(study: Study, *, reliable_only: bool, user: Any = None) -> JobRequest:
-    """The job for the study's current data: an existing one (cached) or a new, queued one."""
-    table = tidy_table(study)
-    if not table.rows:
-        raise NothingToAnalyse("the study has no ratings of completed sessions to analyse")
-    csv_text = table.to_csv()
-    items = sidecar(study)
-    digest = input_digest(csv_text, items)
-    key = {
-        "study": study,
-        "study_version": study.version,
+def cache_key(study: Study, *, reliable_only: bool) -> dict[str, Any]:
+    """The job's key: the study, both counters as stored now, and the options.
+
+    The counters are read from the database, not from ``study``, which may have been
+    loaded before a bump.
+    """
+    version, data_version = (
+        Study.objects.filter(pk=study.pk).values_list("version", "data_version").get()
+    )
+    return {
+        "study_id": study.pk,
+        "study_version": version,
+        "data_version": data_version,
         "reliable_only": reliable_only,
-        "input_sha256": digest,
     }
-    existing = AnalysisJob.objects.filter(**key).exclude(state=JobState.FAILED).first()
+
+
+def live_job(key: dict[str, Any]) -> AnalysisJob | None:
+    """The queued, running or succeeded job for ``key`` (a failed one is asked again),
+    its result as the stored JSON text (``job_response``: not decoded and encoded again)."""
+    jobs = AnalysisJob.objects.filter(**key).exclude(state=JobState.FAILED)
+    return with_result_text(jobs).first()
+
+
+def has_ratings_to_analyse(study: Study) -> bool:
+    """Does the study have a rating of a completed session (the rows of the tidy CSV)?"""
+    return bool(
+        Rating.objects.filter(session__study_id=study.pk, session__state=State.COMPLETED).exists()
+    )
+
+
+def request_analysis(study: Study, *, reliable_only: bool, user: Any = None) -> JobRequest:
+    """The job for the study's current data: an existing one (cached) or a new, queued one.
+
+    Raises :class:`NothingToAnalyse` when there is no rating of a completed session. Two
+    requests at once create one job (the unique constraint on the key; the loser answers
+    with the winner's job).
+    """
+    key = cache_key(study, reliable_only=reliable_only)
+    existing = live_job(key)
     if existing is not None:
         return JobRequest(existing, cached=True)
+    if not has_ratings_to_analyse(study):
+        raise NothingToAnalyse(NO_RATINGS)
     try:
         with transaction.atomic():
             job = AnalysisJob.objects.create(
                 **key,
-                input_csv=csv_text,
-                input_items=items,
-                input_rows=len(table.rows),
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )
     except IntegrityError:
-        return JobRequest(
-            AnalysisJob.objects.filter(**key).exclude(state=JobState.FAILED).get(), True
-        )
+        winner = live_job(key)
+        if winner is None:  # the other request's job failed at once; ours is not there
+            raise
+        return JobRequest(winner, cached=True)
     job_id = job.pk
     transaction.on_commit(lambda: _enqueue(job_id))
     return JobRequest(job, cached=False)

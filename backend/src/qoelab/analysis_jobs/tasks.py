@@ -15,6 +15,12 @@ of it hands the message back (``reject_on_worker_lost``); when the whole worker 
   its next progress report;
 * a job whose worker was lost ``MAX_ATTEMPTS`` times is failed instead of being retried
   for ever (an input that kills the worker, e.g. by exhausting its memory).
+
+A job created by a results request (:func:`services.request_analysis`) has no input yet:
+the task builds it first (stage "building the ratings table": the study's tidy CSV and
+sidecar as they are now, with their SHA-256) and stores it on the job. When a finished job
+of the same study version and options analysed exactly that input, its result is copied
+(the analysis is deterministic: ``seed=0``) instead of being computed again.
 """
 
 from __future__ import annotations
@@ -25,18 +31,82 @@ import warnings
 from typing import Any
 
 from celery import Task, shared_task
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
+from qoelab.studies.models import Study
 
 PROGRESS_WRITE_INTERVAL_S = 0.5
 MAX_ATTEMPTS = 3
 SUPERSEDED = "superseded"
 IN_PROCESS = "in-process"
+BUILDING = "building the ratings table"
 
 
 class JobSuperseded(Exception):
     """A newer attempt has claimed the job; this run must stop without writing."""
+
+
+class NothingToAnalyseError(ValueError):
+    """The study's tidy table has no rows (e.g. every rating's session was aborted)."""
+
+
+def store_input(job: AnalysisJob, mine: QuerySet[AnalysisJob]) -> AnalysisJob:
+    """Build the job's input from its study's current data and store it on the job.
+
+    Returns the job with its input; raises :class:`JobSuperseded` when a newer attempt
+    overtook this one, :class:`NothingToAnalyseError` (the job fails) for an empty table.
+    """
+    from qoelab.analysis_jobs.services import NO_RATINGS, input_digest
+    from qoelab.exports.tidy import tidy_table
+    from qoelab.studies.rating_items import sidecar
+
+    study = Study.objects.get(pk=job.study_id)
+    table = tidy_table(study)
+    if not table.rows:
+        raise NothingToAnalyseError(NO_RATINGS)
+    csv_text = table.to_csv()
+    items = sidecar(study)
+    fields = {
+        "input_csv": csv_text,
+        "input_items": items,
+        "input_rows": len(table.rows),
+        "input_sha256": input_digest(csv_text, items),
+    }
+    if not mine.update(**fields, stage="loading"):
+        raise JobSuperseded
+    for name, value in fields.items():
+        setattr(job, name, value)
+    return job
+
+
+def reuse_result(job: AnalysisJob, mine: QuerySet[AnalysisJob]) -> bool:
+    """Finish ``job`` with the result of a succeeded job of identical input, if any."""
+    same = (
+        AnalysisJob.objects.filter(
+            study_id=job.study_id,
+            study_version=job.study_version,
+            reliable_only=job.reliable_only,
+            input_sha256=job.input_sha256,
+            state=JobState.SUCCEEDED,
+        )
+        .exclude(pk=job.pk)
+        .order_by("-id")
+        .first()
+    )
+    if same is None:
+        return False
+    return bool(
+        mine.update(
+            state=JobState.SUCCEEDED,
+            result=same.result,
+            warnings=same.warnings,
+            progress=1.0,
+            stage=f"done (same input as job {same.pk})"[:80],
+            finished_at=timezone.now(),
+        )
+    )
 
 
 @shared_task(  # type: ignore[untyped-decorator]
@@ -72,7 +142,7 @@ def run_analysis(self: Task, job_id: int) -> str:
         attempts=attempt,
         worker=worker[:200],
         started_at=timezone.now(),
-        stage="loading",
+        stage="loading" if job.input_sha256 else BUILDING,
         progress=0.0,
     )
     if not claimed:  # another delivery of the message claimed it at the same moment
@@ -91,6 +161,10 @@ def run_analysis(self: Task, job_id: int) -> str:
 
     caught: list[warnings.WarningMessage] = []
     try:
+        if not job.input_sha256:
+            job = store_input(job, mine)
+            if reuse_result(job, mine):
+                return JobState.SUCCEEDED
         # Warnings (e.g. scikit-learn's LinAlgWarning on a small study) are recorded on
         # the job for the researcher, never turned into a failure by a global filter.
         with warnings.catch_warnings(record=True) as caught:

@@ -75,6 +75,7 @@ from qoelab.participants.models import Participant, Skill, participant_code_vali
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session
 from qoelab.runs.state_machine import State
+from qoelab.studies.data_version import bump_data_version
 from qoelab.studies.directions import checked_direction
 from qoelab.studies.models import Scenario, Study
 
@@ -149,7 +150,9 @@ def import_ratings(
             raise ImportRejected(
                 "the study's design changed while the file was being checked; submit it again"
             )
-        return write_ratings(study, parsed.sessions, digest)
+        result = write_ratings(study, parsed.sessions, digest)
+        bump_data_version(study)
+        return result
 
 
 def _records(reader: Any) -> Iterator[list[str]]:

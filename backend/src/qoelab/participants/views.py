@@ -14,6 +14,7 @@ from qoelab.core.errors import Conflict
 from qoelab.participants.models import Participant
 from qoelab.participants.serializers import ParticipantSerializer
 from qoelab.studies.access import IsResearcher, accessible_studies
+from qoelab.studies.data_version import bump_data_version
 from qoelab.studies.models import Study
 from qoelab.studies.views import study_filter
 
@@ -53,7 +54,10 @@ class ParticipantViewSet(viewsets.ModelViewSet[Participant]):
         consent = serializer.validated_data.pop("consent", False)
         instance: Participant = serializer.instance  # type: ignore[assignment]
         extra = {"consent_at": timezone.now()} if consent and instance.consent_at is None else {}
-        serializer.save(**extra)
+        with transaction.atomic():
+            serializer.save(**extra)
+            # Code, age and skill are columns of the analysed table.
+            bump_data_version(instance.study_id)
 
     def perform_destroy(self, instance: Participant) -> None:
         if instance.sessions.exists():

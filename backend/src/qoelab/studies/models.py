@@ -113,6 +113,10 @@ class Study(models.Model):
     )
     #: Bumped whenever a scenario of a study that has sessions is added, changed or removed.
     version = models.PositiveIntegerField(default=1)
+    #: Bumped (``F() + 1``, in the writing transaction) whenever the data the analysis reads
+    #: changes: a rating, a completed session, an import, an analysis setting, a participant.
+    #: The analysis cache is keyed by it and ``version`` (:mod:`qoelab.studies.data_version`).
+    data_version = models.PositiveIntegerField(default=0, editable=False)
     scale_labels = models.JSONField(
         default=default_scale_labels,
         help_text="Labels of the rating scale, lowest score first; scores run 1..len(labels).",
@@ -166,6 +170,21 @@ class Study(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, but never write ``data_version`` back from memory on an update.
+
+        The counter only moves by ``F("data_version") + 1`` (:func:`bump_data_version`); a
+        full ``save()`` of a study loaded before a concurrent bump would otherwise put the
+        old value back, and the analysis cache would serve a document of older data.
+        """
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                field.name
+                for field in self._meta.concrete_fields
+                if not field.primary_key and field.name != "data_version"
+            ]
+        super().save(*args, **kwargs)
 
     def active_scenarios(self) -> models.QuerySet[Scenario]:
         """The scenarios of the current version (retired ones stay for their ratings)."""

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from qoelab.core.labels import validate_label
 from qoelab.ratings.provenance import ratings_by_backend
+from qoelab.studies.data_version import analysis_settings, bump_data_version
 from qoelab.studies.design_generator import RATING_ALLOWANCE_SECONDS
 from qoelab.studies.direction_serializers import DirectionSerializer
 from qoelab.studies.directions import split_direction
@@ -289,6 +291,16 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
         ]
         read_only_fields = ["version", "session_minutes"]
         extra_kwargs = {"title": {"validators": [validate_label]}}
+
+    def update(self, instance: Study, validated_data: dict[str, Any]) -> Study:
+        """Save the change; one that changes the analysis' input bumps the data version
+        in the same transaction (:mod:`qoelab.studies.data_version`)."""
+        before = analysis_settings(instance)
+        with transaction.atomic():
+            study = super().update(instance, validated_data)
+            if analysis_settings(study) != before:
+                bump_data_version(study)
+        return study
 
     @extend_schema_field(
         {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}

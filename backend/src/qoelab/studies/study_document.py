@@ -24,6 +24,7 @@ from django.db import transaction
 from rest_framework import serializers
 
 from qoelab.core.labels import validate_label
+from qoelab.studies.data_version import ANALYSIS_SETTINGS, bump_data_version
 from qoelab.studies.direction_serializers import DirectionSerializer
 from qoelab.studies.directions import checked_direction, compact_direction
 from qoelab.studies.models import Game, Language, PaceClass, Study, scenario_code_validator
@@ -287,6 +288,8 @@ def _sync_rating_settings(study: Study, data: dict[str, Any]) -> bool:
     for name, value in changes.items():
         setattr(study, name, value)
     study.save(update_fields=[*changes, "updated_at"])
+    if set(changes) & set(ANALYSIS_SETTINGS):
+        bump_data_version(study)
     return True
 
 

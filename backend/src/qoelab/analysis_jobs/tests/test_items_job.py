@@ -14,6 +14,7 @@ from qoelab.exports.tests.test_exports import completed_session
 from qoelab.ratings.models import Rating
 from qoelab.studies.models import Study
 from qoelab.studies.rating_items import GAMING_PRESET
+from qoelab.studies.serializers import StudyDetailSerializer
 
 
 @pytest.mark.django_db
@@ -35,7 +36,9 @@ def test_the_job_carries_the_sidecar_and_analyses_every_item(example_study: Stud
         rating.response_ms = 600 + 100 * rating.order_index
         rating.save()
     request = request_analysis(example_study, reliable_only=False)
-    job = request.job
+    run_analysis.apply(args=(request.job.pk,)).get()  # the task builds the input
+    job = AnalysisJob.objects.get(pk=request.job.pk)
+    assert job.state == JobState.SUCCEEDED, job.error
     assert job.input_items == {
         "items": GAMING_PRESET,
         "acceptance": {"item": "acceptance"},
@@ -43,14 +46,14 @@ def test_the_job_carries_the_sidecar_and_analyses_every_item(example_study: Stud
     }
     table = pd.read_csv(io.StringIO(job.input_csv))
     assert job.input_rows == len(table) == 4 * 10 * 4
-    run_analysis.apply(args=(job.pk,)).get()
-    job.refresh_from_db()
-    assert job.state == JobState.SUCCEEDED, job.error
     assert job.result is not None
     assert set(job.result["per_item"]) == {i["key"] for i in GAMING_PRESET}
     # The acceptance rule changes the analysis: a new job, not the cached one.
-    example_study.acceptance = {"item": "overall", "min": 4}
-    example_study.save()
+    serializer = StudyDetailSerializer(
+        example_study, data={"acceptance": {"item": "overall", "min": 4}}, partial=True
+    )
+    serializer.is_valid(raise_exception=True)
+    serializer.save()  # as PATCH /studies/{id}/ does: bumps the data version
     again = request_analysis(example_study, reliable_only=False)
     assert not again.cached and again.job.pk != job.pk
     assert AnalysisJob.objects.count() == 2

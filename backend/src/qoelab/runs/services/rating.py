@@ -15,6 +15,7 @@ from qoelab.runs.services.heartbeat import catch_up
 from qoelab.runs.services.impairment import apply_current_scenario, clear_impairment
 from qoelab.runs.services.transitions import locked, transition
 from qoelab.runs.state_machine import State
+from qoelab.studies.data_version import bump_data_version
 from qoelab.studies.models import Scenario
 
 
@@ -187,7 +188,7 @@ def _record(
     assert entry is not None
     now = timezone.now()
     ended = session.scenario_ended_at
-    return Rating.objects.create(
+    rating = Rating.objects.create(
         session=session,
         scenario_id=entry["scenario"],
         order_index=session.current_index,
@@ -204,3 +205,6 @@ def _record(
         idempotency_key=idempotency_key,
         source=source,
     )
+    # In the rating's transaction: the analysis cache sees the rating and the counter together.
+    bump_data_version(session.study_id)
+    return rating

@@ -11,6 +11,7 @@ from django.utils import timezone
 from qoelab.runs.models import Session
 from qoelab.runs.services.errors import WrongState
 from qoelab.runs.state_machine import State, can_transition
+from qoelab.studies.data_version import bump_data_version
 
 
 @contextmanager
@@ -41,6 +42,9 @@ def transition(session: Session, target: str) -> None:
         raise WrongState(f"a session cannot go from {session.state} to {target}")
     session.state = target
     save_revision(session)
+    if target == State.COMPLETED:
+        # Only completed sessions are analysed: completing one changes the analysis' input.
+        bump_data_version(session.study_id)
 
 
 def note(session: Session, text: str) -> None:
