@@ -70,6 +70,15 @@ def measure(cmd: list[str], stdout: Path) -> dict[str, Any]:
     }
 
 
+def in_child(function: str, *arguments: str) -> None:
+    """Run ``function(*arguments)`` of this script in a child process: the bench process
+    stays small, since a child's peak RSS (``ru_maxrss``) counts the memory it shares with
+    the parent at fork time (before exec)."""
+    subprocess.run(
+        [sys.executable, __file__, "--call", function, *arguments], check=True, env=child_env()
+    )
+
+
 def ensure_ratings(n_rows: int) -> Path:
     """var/bench/ratings_<n>.csv with n rows (n/10 raters, one session each)."""
     path = OUT / f"ratings_{n_rows}.csv"
@@ -77,23 +86,29 @@ def ensure_ratings(n_rows: int) -> Path:
         with path.open("rb") as fh:
             if sum(1 for _ in fh) - 1 == n_rows:
                 return path
-    from qoe_analysis.synthetic import generate_study
-
-    df, _ = generate_study(n_rows // 10, n_rows // 10, seed=SEED)
-    assert len(df) == n_rows, len(df)
-    df.to_csv(path, index=False)
+    in_child("write_ratings", str(n_rows), str(path))
     return path
 
 
-def write_arff(csv_path: Path, arff_path: Path, acceptable_from: int) -> None:
+def write_ratings(n_rows: str, path: str) -> None:
+    from qoe_analysis.synthetic import generate_study
+
+    df, _ = generate_study(int(n_rows) // 10, int(n_rows) // 10, seed=SEED)
+    assert len(df) == int(n_rows), len(df)
+    df.to_csv(path, index=False)
+
+
+def write_arff(csv_path: str, arff_path: str, acceptable_from: str) -> None:
     """The same factors as `qoe-analysis analyze` uses, target rating >= acceptable_from."""
     from qoe_analysis import load_ratings
     from qoe_analysis.arff import to_arff
     from qoe_analysis.report import factor_frame
 
     table = load_ratings(csv_path)
-    y = (table["rating"].to_numpy() >= acceptable_from).astype(int)
-    arff_path.write_text(to_arff(factor_frame(table), y, relation="qoe_bench"), encoding="utf-8")
+    y = (table["rating"].to_numpy() >= float(acceptable_from)).astype(int)
+    Path(arff_path).write_text(
+        to_arff(factor_frame(table), y, relation="qoe_bench"), encoding="utf-8"
+    )
 
 
 def compare_infogain(weka_output: Path, analysis_json: Path) -> float | None:
@@ -181,7 +196,11 @@ def main() -> int:
     parser.add_argument("--weka-repeat", type=int, default=1, help="Weka rounds at 1 M")
     parser.add_argument("--weka-heap", default="8g")
     parser.add_argument("--with-10m", action="store_true", help="also 10 M ratings (peak RSS)")
+    parser.add_argument("--call", nargs="+", help=argparse.SUPPRESS)  # see in_child
     args = parser.parse_args()
+    if args.call:
+        {"write_ratings": write_ratings, "write_arff": write_arff}[args.call[0]](*args.call[1:])
+        return 0
 
     OUT.mkdir(parents=True, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -219,7 +238,7 @@ def main() -> int:
         assert jar is not None
         arff = paths[1_000_000].with_suffix(".arff")
         if not arff.exists():
-            write_arff(paths[1_000_000], arff, acceptable_from=3)
+            in_child("write_arff", str(paths[1_000_000]), str(arff), "3")
     for n in sizes:
         runs: dict[str, list[dict[str, Any]]] = {"qoe-analysis": [], "baseline": [], "weka": []}
         for round_ in range(max(args.repeat, 1)):
