@@ -142,7 +142,7 @@ def _unescaped_categorical(cat: Any, like: pd.Series | None = None) -> Any:
     """``cat`` (a Categorical) with its categories un-escaped; two categories that become
     equal are merged. With ``like`` (the original text column) the result is that column
     when nothing changed, else the un-escaped values in its dtype."""
-    names = list(cat.categories)
+    names = cat.categories.to_numpy(dtype=object).tolist()  # faster than iterating the Index
     fixed = [unescape_text_cell(c) if isinstance(c, str) else c for c in names]
     if fixed == names:
         return cat if like is None else like
