@@ -17,13 +17,14 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 HEAVY = ("scipy", "sklearn", "matplotlib")
+CHECKED = [*HEAVY, "pandas"]
 
 
 def _modules_after(statement: str) -> dict[str, bool]:
     code = (
         f"import sys; sys.path.insert(0, {str(SRC)!r}); {statement}; "
         "import json; "
-        f"print(json.dumps({{m: m in sys.modules for m in {list(HEAVY) + ['pandas']!r}}}))"
+        f"print(json.dumps({{m: m in sys.modules for m in {CHECKED!r}}}))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
