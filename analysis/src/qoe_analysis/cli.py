@@ -26,7 +26,10 @@ from typing import Any
 
 from qoe_analysis import __version__
 from qoe_analysis.scales import Sidecar, parse_sidecar
-from qoe_analysis.validation import RatingsValidationError, load_ratings
+
+# Only the standard library and stdlib-only modules at import time: pandas, SciPy and
+# scikit-learn are imported by the command that needs them (tests/test_cli_imports.py).
+from qoe_analysis.validation_errors import RatingsValidationError
 
 EXIT_BAD_INPUT = 2
 
@@ -52,6 +55,8 @@ def load_sidecar(path: Path | None) -> Sidecar | None:
 
 def _ratings_and_options(args: argparse.Namespace, path: Path) -> tuple[Any, dict[str, Any]]:
     """The validated ratings at ``path`` and the keyword arguments of ``analyze``."""
+    from qoe_analysis.validation import load_ratings
+
     sidecar = load_sidecar(args.items)
     table = load_ratings(path, sidecar=sidecar)
     return table, {

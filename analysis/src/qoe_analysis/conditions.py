@@ -22,11 +22,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats  # type: ignore[import-untyped]
 
 from qoe_analysis.design import ACR_MAX, ACR_MIN, GAME, RATING, SCENARIO
 from qoe_analysis.scales import default_scale, gob_cut, pow_cut, scale_points
 from qoe_analysis.tabular import group_codes
+
+# SciPy and scikit-learn are imported inside the functions that use them: importing
+# qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
 
 __all__ = [
     "ALL_GAMES",
@@ -54,6 +56,8 @@ def mos_confidence_interval(
     mos = float(x.mean())
     if n < 2:
         return (mos, float("nan"), float("nan"))
+    from scipy import stats  # type: ignore[import-untyped]
+
     half = float(stats.t.ppf((1.0 + level) / 2.0, n - 1)) * float(x.std(ddof=1)) / np.sqrt(n)
     return (mos, mos - half, mos + half)
 
@@ -85,6 +89,8 @@ def _summary_frame(
 ) -> pd.DataFrame:
     """The summary columns per group: n, MOS, SOS, the CI MOS ± t(1 − α/2, n − 1)·SOS/√n
     (P.1401 §7.3; none for n = 1), %GoB and %PoW (``gob``/``pow_`` given as fractions)."""
+    from scipy import stats
+
     with np.errstate(invalid="ignore", divide="ignore"):
         tq = np.where(n > 1, stats.t.ppf((1.0 + level) / 2.0, np.maximum(n - 1, 1)), np.nan)
         half = tq * sos / np.sqrt(n)

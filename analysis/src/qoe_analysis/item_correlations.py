@@ -15,9 +15,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats  # type: ignore[import-untyped]
 
 from qoe_analysis.design import RATER, RATING, SCENARIO, SESSION
+
+# SciPy and scikit-learn are imported inside the functions that use them: importing
+# qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
 
 __all__ = ["correlation", "item_correlations", "mos_by_scenario"]
 
@@ -29,6 +31,8 @@ def correlation(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], method: str) -
     n = int(x.size)
     if n < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return {"r": None, "p": None, "n": n}
+    from scipy import stats  # type: ignore[import-untyped]
+
     fn = stats.pearsonr if method == "pearson" else stats.spearmanr
     result = fn(x, y)
     return {"r": float(result[0]), "p": float(result[1]), "n": n}

@@ -15,6 +15,9 @@ def json_ready(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): json_ready(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
+        # fast path for the long lists of rater ids: plain str needs no conversion
+        if all(type(v) is str for v in value):
+            return list(value)
         return [json_ready(v) for v in value]
     if isinstance(value, np.ndarray):
         return [json_ready(v) for v in value.tolist()]

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats  # type: ignore[import-untyped]
-from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+
+# SciPy and scikit-learn are imported inside the functions that use them: importing
+# qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
 
 __all__ = ["LogisticFit", "fieller_ratio_interval", "fit_logistic", "linear_threshold"]
 
@@ -101,6 +102,8 @@ def fit_logistic(
         return LogisticFit(
             nan, np.full((p_cols, p_cols), np.nan), names, float(n.sum()), False, null_orig
         )
+    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+
     clf = LogisticRegression(
         C=np.inf, solver="newton-cholesky", max_iter=200, tol=1e-10, fit_intercept=False
     )
@@ -131,6 +134,8 @@ def fieller_ratio_interval(
     num: float, den: float, var_num: float, var_den: float, cov: float, level: float = 0.95
 ) -> tuple[float, float] | None:
     """Fieller CI for θ = −num/den (θ solves num + θ·den = 0); None if unbounded."""
+    from scipy import stats  # type: ignore[import-untyped]
+
     z2 = float(stats.norm.ppf((1.0 + level) / 2.0)) ** 2
     a = den**2 - z2 * var_den
     b = 2.0 * (num * den - z2 * cov)

@@ -35,7 +35,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats  # type: ignore[import-untyped]
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO, SESSION
 from qoe_analysis.scenario_groups import (
@@ -46,6 +45,9 @@ from qoe_analysis.scenario_groups import (
     scenario_groups,
 )
 from qoe_analysis.tabular import column_codes, group_codes
+
+# SciPy and scikit-learn are imported inside the functions that use them: importing
+# qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
 
 __all__ = [
     "FACTOR_GROUPS",
@@ -195,6 +197,8 @@ def unit_rank_vectors(
     """
     if matrix.size == 0:
         return np.zeros(matrix.shape), np.zeros(matrix.shape[0], dtype=bool)
+    from scipy import stats  # type: ignore[import-untyped]
+
     ranks = stats.rankdata(matrix, axis=1)
     centred = ranks - ranks.mean(axis=1, keepdims=True)
     norm = np.sqrt((centred**2).sum(axis=1))

@@ -42,7 +42,7 @@ from qoe_analysis.thresholds import kpi_thresholds
 from qoe_analysis.tidy_columns import AGENT_BACKEND, DRY_RUN, PROVENANCE_COLUMNS
 from qoe_analysis.tree import fit_rep_tree, predict
 from qoe_analysis.tree_rules import tree_rules, tree_to_dict
-from qoe_analysis.validation import table_sidecar, validate_ratings
+from qoe_analysis.validation import is_validated, table_sidecar, validate_ratings
 
 __all__ = ["NoReliableRatersError", "analyze", "factor_frame", "json_ready"]
 
@@ -130,7 +130,8 @@ def analyze(
             progress(fraction, stage)
 
     report(0.0, "validating")
-    long_table = validate_ratings(df, sidecar=sidecar)
+    # one validation pass: the table load_ratings/validate_ratings returned is used as is
+    long_table = df if is_validated(df, sidecar) else validate_ratings(df, sidecar=sidecar)
     sidecar = table_sidecar(long_table)
     split = split_items(long_table, sidecar)
     primary = primary_item([sidecar.item(k) for k in split.rated_keys])

@@ -53,11 +53,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import sparse  # type: ignore[import-untyped]
-from scipy.sparse import csgraph  # type: ignore[import-untyped]
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
 from qoe_analysis.tabular import column_codes, group_codes
+
+# SciPy and scikit-learn are imported inside the functions that use them: importing
+# qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
 
 __all__ = [
     "DEFAULT_CONDITION_COLUMNS",
@@ -142,6 +143,8 @@ def _alternate(
     # rater × condition matrices of rating counts (A) and rating sums (B); the residual sum
     # of squares expands to Q − 2·Bψ − 2ΔS + A ψ² + 2Δ·Aψ + nΔ² (S, Q: Σu, Σu² per rater).
     shape = (n_r, n_c)
+    from scipy import sparse  # type: ignore[import-untyped]
+
     a = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=shape)
     b = sparse.csr_matrix((u, (r, c)), shape=shape)
     a_t, b_t = a.T.tocsr(), b.T.tocsr()
@@ -181,7 +184,9 @@ def _alternate(
 
 def _blocks(r: IntArray, c: IntArray, n_r: int, n_c: int) -> tuple[IntArray, IntArray, int]:
     """Connected parts of the bipartite rater–condition graph, 0 = most ratings."""
-    graph = sparse.coo_matrix((np.ones(r.size), (r, n_r + c)), shape=(n_r + n_c,) * 2)
+    from scipy.sparse import coo_matrix, csgraph  # type: ignore[import-untyped]
+
+    graph = coo_matrix((np.ones(r.size), (r, n_r + c)), shape=(n_r + n_c,) * 2)
     n, label = csgraph.connected_components(graph, directed=False)
     order = np.argsort(-np.bincount(label[r], minlength=n), kind="stable")
     rank = np.empty(n, dtype=np.int64)

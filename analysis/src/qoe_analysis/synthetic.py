@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats  # type: ignore[import-untyped]
 
 from qoe_analysis.design import (
     DISSERTATION_FACTORS,
@@ -46,6 +45,9 @@ from qoe_analysis.design import (
 )
 from qoe_analysis.information_gain import best_binary_split_gain, info_gain_from_table
 from qoe_analysis.sos_hypothesis import fit_sos_parameter
+
+# SciPy and scikit-learn are imported inside the functions that use them: importing
+# qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
 
 __all__ = ["StudyModel", "generate_study", "population_rating_distribution"]
 
@@ -94,6 +96,8 @@ class StudyModel:
 def _rating_probs(mu: np.ndarray[Any, Any], sd: float) -> np.ndarray[Any, Any]:
     """P(clip(⌊q + 0.5⌋, 1, 5) = k), q ~ N(mu, sd²), for k = 1..5 (rows follow mu)."""
     edges = np.array([1.5, 2.5, 3.5, 4.5])
+    from scipy import stats  # type: ignore[import-untyped]
+
     cdf = stats.norm.cdf((edges[None, :] - np.asarray(mu)[:, None]) / sd)
     cdf = np.concatenate([np.zeros((cdf.shape[0], 1)), cdf, np.ones((cdf.shape[0], 1))], axis=1)
     return np.diff(cdf, axis=1)

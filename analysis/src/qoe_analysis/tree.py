@@ -23,14 +23,17 @@ module, so the printed rules and the predictions cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import train_test_split  # type: ignore[import-untyped]
-from sklearn.tree import DecisionTreeClassifier  # type: ignore[import-untyped]
 
 from qoe_analysis.tabular import group_codes
+
+# scikit-learn is imported inside fit_rep_tree: importing qoe_analysis (and the CLI) stays
+# cheap, see docs/performance.md.
+if TYPE_CHECKING:
+    from sklearn.tree import DecisionTreeClassifier  # type: ignore[import-untyped]
 
 __all__ = [
     "CLASS_NAMES",
@@ -267,6 +270,8 @@ def fit_rep_tree(
     grow_mask = np.ones(target.size, dtype=bool)
     if prune and target.size >= 2:
         can_stratify = np.bincount(target, minlength=2).min() >= 2
+        from sklearn.model_selection import train_test_split  # type: ignore[import-untyped]
+
         _, hold_idx = train_test_split(
             np.arange(target.size),
             test_size=holdout_fraction,
@@ -286,6 +291,8 @@ def fit_rep_tree(
     w_fit = grow[rows].reshape(-1).astype(np.float64)
     keep = w_fit > 0
     total = float(w_fit.sum())
+    from sklearn.tree import DecisionTreeClassifier
+
     clf = DecisionTreeClassifier(
         criterion="entropy",
         min_weight_fraction_leaf=min(0.5, (min_leaf - 1e-9) / total) if total > 0 else 0.0,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -49,11 +50,20 @@ from qoe_analysis.tidy_columns import (
 )
 from qoe_analysis.validation_errors import RatingsValidationError, fail_at, line_of
 
-__all__ = ["RatingsValidationError", "load_ratings", "table_sidecar", "validate_ratings"]
+__all__ = [
+    "RatingsValidationError",
+    "is_validated",
+    "load_ratings",
+    "table_sidecar",
+    "validate_ratings",
+]
 
 _TEXT_COLUMNS = (RATER, SESSION, GAME, PACE, SCENARIO)
 _FIRST_LINE_ATTR = "qoe_analysis_first_line"
 _SIDECAR_ATTR = "qoe_analysis_sidecar"
+#: a weak reference to the frame :func:`validate_ratings` returned; pandas copies ``attrs``
+#: to derived frames, so the reference (not a flag) tells the frame itself from a copy
+_VALIDATED_ATTR = "qoe_analysis_validated"
 
 
 def table_sidecar(table: pd.DataFrame) -> Sidecar:
@@ -62,14 +72,32 @@ def table_sidecar(table: pd.DataFrame) -> Sidecar:
     return sidecar if isinstance(sidecar, Sidecar) else default_sidecar()
 
 
+def is_validated(table: pd.DataFrame, sidecar: Sidecar | None = None) -> bool:
+    """True when ``table`` is the very frame :func:`validate_ratings` returned (against
+    ``sidecar``, when given): then it need not be validated again.
+
+    A frame derived from it (a copy, a filter, an added column) is not: pandas copies
+    ``attrs`` but the stored weak reference still points at the original. Changing the
+    validated frame in place is not detected (the same holds for any cached check).
+    """
+    ref = table.attrs.get(_VALIDATED_ATTR)
+    if not isinstance(ref, weakref.ref) or ref() is not table:
+        return False
+    return sidecar is None or sidecar == table.attrs.get(_SIDECAR_ATTR)
+
+
 def load_ratings(
     source: str | os.PathLike[str] | IO[str], *, sidecar: Sidecar | None = None
 ) -> pd.DataFrame:
-    """Read a ratings CSV and return the validated table (see :func:`validate_ratings`)."""
+    """Read a ratings CSV and return the validated table (see :func:`validate_ratings`).
+
+    The text columns are read as categoricals, so the parser stores each distinct rater,
+    session, game… once and un-escaping touches the distinct values only.
+    """
     try:
         raw = pd.read_csv(
             source,
-            dtype=dict.fromkeys((*_TEXT_COLUMNS, ITEM), str),
+            dtype=dict.fromkeys((*_TEXT_COLUMNS, ITEM), "category"),
             skip_blank_lines=False,
         )
     except pd.errors.EmptyDataError:
@@ -94,14 +122,40 @@ def load_ratings(
 
 def _unescaped(raw: pd.DataFrame) -> pd.DataFrame:
     """Text cells back as they were before the export escaped them against spreadsheet
-    formulas (:mod:`qoe_analysis.csv_cells`): a game ``'=x`` in the file is ``=x``."""
+    formulas (:mod:`qoe_analysis.csv_cells`): a game ``'=x`` in the file is ``=x``.
+
+    Each distinct text is un-escaped once (a column of a million ratings has a few
+    thousand distinct raters and a handful of games); the column is rebuilt only when a
+    value changed."""
     for column in raw.columns:
-        dtype = raw[column].dtype
-        if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
-            raw[column] = raw[column].map(
-                lambda cell: unescape_text_cell(cell) if isinstance(cell, str) else cell
-            )
+        series = raw[column]
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            raw[column] = _unescaped_categorical(series.array)
+        elif pd.api.types.is_object_dtype(series.dtype) or pd.api.types.is_string_dtype(
+            series.dtype
+        ):
+            raw[column] = _unescaped_categorical(pd.Categorical(series), like=series)
     return raw
+
+
+def _unescaped_categorical(cat: Any, like: pd.Series | None = None) -> Any:
+    """``cat`` (a Categorical) with its categories un-escaped; two categories that become
+    equal are merged. With ``like`` (the original text column) the result is that column
+    when nothing changed, else the un-escaped values in its dtype."""
+    names = cat.categories.to_numpy(dtype=object).tolist()  # faster than iterating the Index
+    fixed = [unescape_text_cell(c) if isinstance(c, str) else c for c in names]
+    if fixed == names:
+        return cat if like is None else like
+    uniques, inverse = np.unique(np.asarray(fixed, dtype=object), return_inverse=True)
+    codes = np.asarray(cat.codes, dtype=np.int64)
+    merged = pd.Categorical.from_codes(
+        np.where(codes >= 0, inverse[np.maximum(codes, 0)], -1),
+        categories=pd.Index(uniques, dtype=object),
+    )
+    if like is None:
+        return merged
+    values = np.asarray(merged, dtype=object)
+    return pd.Series(values, index=like.index, dtype=like.dtype).where(like.notna(), like)
 
 
 def _numeric_column(
@@ -248,6 +302,7 @@ def validate_ratings(
     _check_functional(table, [GAME], [PACE], first_line)
     table.attrs[_FIRST_LINE_ATTR] = first_line
     table.attrs[_SIDECAR_ATTR] = sidecar
+    table.attrs[_VALIDATED_ATTR] = weakref.ref(table)
     return table
 
 

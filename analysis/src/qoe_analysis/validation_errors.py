@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["RatingsValidationError", "fail_at", "line_of"]
 
@@ -39,6 +40,8 @@ def fail_at(
     describe: Any,
 ) -> None:
     """Raise for the first True in ``mask``; ``describe(position)`` gives the message."""
+    import numpy as np  # here, not at the top: the CLI imports this module at start-up
+
     bad = np.flatnonzero(mask)
     if bad.size:
         pos = int(bad[0])
