@@ -236,7 +236,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The participant's screen state (also advances timers and renews the lease). */
+        /**
+         * @description The participant's screen state (also advances timers and renews the lease).
+         *
+         *     The answer carries an ``ETag``; a poll whose ``If-None-Match`` names the current one
+         *     gets 304 without a body. A poll with nothing due is one query (the token's row).
+         */
         get: operations["v1_participant_sessions_retrieve"];
         put?: never;
         post?: never;
@@ -3726,7 +3731,10 @@ export interface operations {
     v1_participant_sessions_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the ETag of the view the screen shows: 304 while it is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3741,6 +3749,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ParticipantView"];
                 };
+            };
+            /** @description the view named by If-None-Match is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description {"detail": message, "field": name or null} */
             401: {
