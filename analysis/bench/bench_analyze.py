@@ -37,6 +37,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "var" / "bench"
+# What the measured programs print (large JSON documents), apart from the bench results
+# that scripts/bench_report.py reads from OUT.
+RUN_OUT = OUT / "outputs"
 BASELINE = Path(__file__).resolve().with_name("baseline_pandas.py")
 SEED = 20240601
 WEKA_JARS = (Path("/usr/share/java/weka.jar"), Path("/usr/share/java/weka-3.6.14.jar"))
@@ -202,7 +205,7 @@ def main() -> int:
         {"write_ratings": write_ratings, "write_arff": write_arff}[args.call[0]](*args.call[1:])
         return 0
 
-    OUT.mkdir(parents=True, exist_ok=True)
+    RUN_OUT.mkdir(parents=True, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     exe = Path(sys.executable).with_name("qoe-analysis")
     cli = [str(exe)] if exe.exists() else [sys.executable, "-m", "qoe_analysis.cli"]
@@ -213,10 +216,14 @@ def main() -> int:
     paths = {n: ensure_ratings(n) for n in sizes}
 
     def ours(n: int) -> dict[str, Any]:
-        return measure([*cli, "analyze", str(paths[n]), "--seed", "0"], OUT / f"analysis_{n}.json")
+        return measure(
+            [*cli, "analyze", str(paths[n]), "--seed", "0"], RUN_OUT / f"analysis_{n}.json"
+        )
 
     def baseline(n: int) -> dict[str, Any]:
-        return measure([sys.executable, str(BASELINE), str(paths[n])], OUT / f"baseline_{n}.json")
+        return measure(
+            [sys.executable, str(BASELINE), str(paths[n])], RUN_OUT / f"baseline_{n}.json"
+        )
 
     # untimed warm-up: fills the byte-code cache and the page cache for both programs
     smallest = min(sizes)
@@ -262,12 +269,14 @@ def main() -> int:
         entry = {name: summarise(r) for name, r in runs.items() if r}
         if runs["weka"]:
             entry["weka_infogain_max_abs_diff"] = compare_infogain(
-                OUT / f"weka_infogain_{n}.txt", OUT / f"analysis_{n}.json"
+                OUT / f"weka_infogain_{n}.txt", RUN_OUT / f"analysis_{n}.json"
             )
         results["sizes"][str(n)] = entry
     if args.with_10m:
         big = ensure_ratings(10_000_000)
-        run = measure([*cli, "analyze", str(big), "--seed", "0"], OUT / "analysis_10000000.json")
+        run = measure(
+            [*cli, "analyze", str(big), "--seed", "0"], RUN_OUT / "analysis_10000000.json"
+        )
         results["sizes"]["10000000"] = {"qoe-analysis": summarise([run])}
     results["load_average_1min_after"] = os.getloadavg()[0]
     results["goals"] = goals(results["sizes"])
