@@ -80,6 +80,13 @@ def participant_until_free_play(screen: Any, *, age: int = 27) -> None:
     screen.get_by_label("I have read this and agree to take part.").check()
     screen.get_by_role("button", name="Continue").click()
     screen.get_by_role("heading", level=1, name="A few questions before you play").wait_for()
+    answer_questionnaire(screen, age=age)
+    screen.get_by_role("button", name="Continue").click()
+    screen.get_by_role("heading", level=1, name="Free play").wait_for()
+
+
+def answer_questionnaire(screen: Any, *, age: int) -> None:
+    """The example study's questions before play: the age, a medium skill, likes the game."""
     screen.get_by_label("Your age (years)").fill(str(age))
     screen.get_by_role("group", name="How would you rate your gaming skill?").get_by_label(
         "Medium"
@@ -87,8 +94,6 @@ def participant_until_free_play(screen: Any, *, age: int = 27) -> None:
     screen.get_by_role("group", name=re.compile("Do you like playing games like")).get_by_label(
         "Yes"
     ).check()
-    screen.get_by_role("button", name="Continue").click()
-    screen.get_by_role("heading", level=1, name="Free play").wait_for()
 
 
 def participant_final_questions(screen: Any, *, attitude: str = "neutral") -> None:

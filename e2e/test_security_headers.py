@@ -15,7 +15,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flows import import_fixture_ratings, open_results, set_timings, sign_in
+from flows import (
+    import_fixture_ratings,
+    open_results,
+    participant_until_free_play,
+    set_timings,
+    sign_in,
+)
 from live_server import STATION_NAME, LiveApp
 
 pytestmark = pytest.mark.browser
@@ -71,6 +77,16 @@ def recorded(browser: Any) -> Iterator[tuple[Any, Recorder]]:
         context.close()
 
 
+def goto_with_policy(page: Any, url: str) -> tuple[Any, str]:
+    """Open ``url``; return the response and its Content-Security-Policy, which must allow
+    scripts only from the site's own files."""
+    response = page.goto(url)
+    assert response is not None
+    policy = response.headers["content-security-policy"]
+    assert "script-src 'self';" in policy
+    return response, policy
+
+
 def csrf_header(context: Any) -> dict[str, str]:
     token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
     return {"X-CSRFToken": token}
@@ -82,10 +98,8 @@ def test_no_csp_violation_on_the_app_and_participant_pages(
     context, recorder = recorded
     console = recorder.attach(context.new_page())
 
-    response = console.goto(live_app.url + "/console")
-    assert response is not None
-    policy = response.headers["content-security-policy"]
-    assert "script-src 'self';" in policy and "'unsafe-inline'" not in policy
+    response, policy = goto_with_policy(console, live_app.url + "/console")
+    assert "'unsafe-inline'" not in policy
     assert "frame-ancestors 'none'" in policy
     assert response.headers["x-content-type-options"] == "nosniff"
     assert "camera=()" in response.headers["permissions-policy"]
@@ -136,17 +150,7 @@ def test_no_csp_violation_on_the_app_and_participant_pages(
     assert participant_response.headers["referrer-policy"] == "no-referrer"
     assert "'unsafe-inline'" not in participant_response.headers["content-security-policy"]
     try:
-        screen.get_by_label("I have read this and agree to take part.").check()
-        screen.get_by_role("button", name="Continue").click()
-        screen.get_by_label("Your age (years)").fill("30")
-        screen.get_by_role("group", name="How would you rate your gaming skill?").get_by_label(
-            "Medium"
-        ).check()
-        screen.get_by_role("group", name=re.compile("Do you like playing games like")).get_by_label(
-            "Yes"
-        ).check()
-        screen.get_by_role("button", name="Continue").click()
-        screen.get_by_role("heading", level=1, name="Free play").wait_for()
+        participant_until_free_play(screen, age=30)
         screen.get_by_role("button", name="Start the rounds").click()
         screen.get_by_role("heading", level=1, name="Play now").wait_for()
         console.get_by_role("button", name="End this scenario now").click()
@@ -196,10 +200,8 @@ def test_the_api_docs_run_under_their_own_policy(
     """Swagger UI and Redoc: inline styles allowed, scripts only from files (no inline)."""
     context, recorder = recorded
     page = recorder.attach(context.new_page())
-    response = page.goto(live_app.url + "/api/docs/")
-    assert response is not None
-    policy = response.headers["content-security-policy"]
-    assert "script-src 'self';" in policy and "style-src 'self' 'unsafe-inline'" in policy
+    _, policy = goto_with_policy(page, live_app.url + "/api/docs/")
+    assert "style-src 'self' 'unsafe-inline'" in policy
     page.get_by_text("QoE Lab API").first.wait_for()
     page.locator(".opblock").first.wait_for()  # the operations, read from /api/schema/
     assert recorder.collect(page) == []

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from a11y import assert_accessible
 from flows import (
+    answer_questionnaire,
     import_fixture_ratings,
     open_results,
     participant_final_questions,
@@ -101,13 +102,7 @@ def test_a_complete_session_in_two_browser_contexts(live_app: LiveApp, contexts:
     assert_accessible(screen, "questionnaire")
     screen.get_by_role("button", name="Continue").click()  # nothing answered: inline errors
     expect(screen.get_by_text("Please answer this question.").nth(1)).to_be_visible()
-    screen.get_by_label("Your age (years)").fill("27")
-    screen.get_by_role("group", name="How would you rate your gaming skill?").get_by_label(
-        "Medium"
-    ).check()
-    screen.get_by_role("group", name=re.compile("Do you like playing games like")).get_by_label(
-        "Yes"
-    ).check()
+    answer_questionnaire(screen, age=27)
     assert_accessible(screen, "questionnaire with answers")
     screen.get_by_role("button", name="Continue").click()
 

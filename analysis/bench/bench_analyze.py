@@ -315,14 +315,27 @@ def goals(sizes: dict[str, Any]) -> list[dict[str, Any]]:
         entry = sizes.get(str(n), {}).get(name)
         return None if entry is None else entry[key]
 
+    def versus_pandas(
+        n: int, text: str, key: str, target: str, ok: Callable[[float], bool], *, use_ratio: bool
+    ) -> dict[str, Any]:
+        """A goal on ``key`` (seconds) of our run against the pandas script's at size ``n``."""
+        return goal(
+            text,
+            med(n, "qoe-analysis", key),
+            "s",
+            BASELINE_NAME,
+            med(n, "baseline", key),
+            target,
+            ok,
+            use_ratio=use_ratio,
+        )
+
     if str(1200) in sizes:
         out.append(
-            goal(
+            versus_pandas(
+                1200,
                 "analyze 1,200 ratings, wall",
-                med(1200, "qoe-analysis", "median_wall_s"),
-                "s",
-                BASELINE_NAME,
-                med(1200, "baseline", "median_wall_s"),
+                "median_wall_s",
                 "<= 1.0 s",
                 lambda v: v <= 1.0,
                 use_ratio=False,
@@ -330,12 +343,10 @@ def goals(sizes: dict[str, Any]) -> list[dict[str, Any]]:
         )
     if str(100_000) in sizes:
         out.append(
-            goal(
+            versus_pandas(
+                100_000,
                 "analyze 100 k ratings, CPU",
-                med(100_000, "qoe-analysis", "median_cpu_s"),
-                "s",
-                BASELINE_NAME,
-                med(100_000, "baseline", "median_cpu_s"),
+                "median_cpu_s",
                 "<= 0.8x baseline",
                 lambda r: r <= 0.8,
                 use_ratio=True,
@@ -358,12 +369,10 @@ def goals(sizes: dict[str, Any]) -> list[dict[str, Any]]:
             )
         )
         out.append(
-            goal(
+            versus_pandas(
+                1_000_000,
                 "analyze 1 M ratings, CPU vs pandas script",
-                ours_cpu,
-                "s",
-                BASELINE_NAME,
-                med(1_000_000, "baseline", "median_cpu_s"),
+                "median_cpu_s",
                 "<= 0.5x baseline",
                 lambda r: r <= 0.5,
                 use_ratio=True,

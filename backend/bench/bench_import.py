@@ -70,19 +70,10 @@ def generate_csv(study: Any, rows: int, seed: int = SEED) -> bytes:
     and rates every active scenario in a shuffled order; ratings, times and agent versions
     drawn from ``random.Random(seed)``. The game is renamed ``=Ball`` beforehand by
     :func:`prepare_study`, so its cells carry the export's formula escape (``'=Ball``)."""
-    from netem_profile import flatten_direction
-    from qoelab.exports.tidy import scenario_labels
+    from qoelab.exports.sample_ratings import scenario_cells
 
     rng = random.Random(seed)
-    labels = scenario_labels(study)
-    scenarios = []
-    for scenario in study.scenarios.filter(retired_in_version__isnull=True).order_by("position"):
-        down = flatten_direction(scenario.direction("ds"))
-        up = flatten_direction(scenario.direction("us"))
-        scenarios.append(
-            f"{labels[scenario.pk]},{down['delay_ms']:g},{up['delay_ms']:g},"
-            f"{down['loss_pct']:g},{up['loss_pct']:g}"
-        )
+    scenarios = scenario_cells(study)
     games = [
         (f"'{game.name}" if game.name.startswith("=") else game.name, game.pace)
         for game in study.games.order_by("pk")

@@ -37,6 +37,7 @@ from netem_agent.testing import lab
 from netem_agent.testing.lab import CLIENT, CLIENT_IP, MGMT_IP, ROUTER, SERVER, SERVER_IP, TOKEN
 from netem_agent.testing.lab_agent import AgentProcess, write_config
 from netem_agent.testing.probes import Stream, measure
+from qoelab_testkit.waiting import wait_for
 
 BRIDGE = {"mode": "bridge", "client_iface": "rc", "server_iface": "rs"}
 AGENT_PORT = 8787
@@ -81,17 +82,6 @@ class Api:
     def log_in(self, username: str, password: str) -> None:
         self.get("/api/v1/auth/csrf/")
         self.post("/api/v1/auth/login/", {"username": username, "password": password}, (200,))
-
-
-def wait_until(what: str, check: Any, timeout: float, interval: float = 0.2) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        result = check()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{what}: not within {timeout:g} s")
-        time.sleep(interval)
 
 
 def mem_available_kib() -> int:
@@ -173,7 +163,7 @@ class Chain:
             except requests.RequestException:
                 return False
 
-        wait_until("the backend's /healthz", up, timeout=300, interval=0.5)
+        wait_for("the backend's /healthz", up, timeout=300, interval=0.5)
         return web
 
     def streams(self) -> tuple[Stream, Stream]:
@@ -252,10 +242,11 @@ class Chain:
         res["scenarios"] = []
         probes = self.spec["probes"]
         for position in range(1, session["scenario_count"] + 1):
-            now = wait_until(
+            now = wait_for(
                 f"position {position} in state playing",
                 lambda p=position: playing(researcher.get(console), p),
                 timeout=120,
+                interval=0.2,
             )
             entry: dict[str, Any] = {
                 "position": position,

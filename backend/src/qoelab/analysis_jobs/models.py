@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 
+from qoelab.core.background_jobs import BackgroundJob, JobState
 from qoelab.studies.models import Study
 
-
-class JobState(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
+__all__ = ["AnalysisJob", "JobState"]
 
 
-class AnalysisJob(models.Model):
+class AnalysisJob(BackgroundJob):
     """One analysis of one state of a study's data.
 
     The cache key is (study, ``Study.version``, ``Study.data_version``, reliable_only):
@@ -38,26 +33,9 @@ class AnalysisJob(models.Model):
     #: The CSV's sidecar: {"items", "acceptance", "min_response_ms"} (its item column's
     #: scales, the acceptance rule, the fast-rating floor); part of the cache key's hash.
     input_items = models.JSONField(null=True, blank=True)
-    state = models.CharField(max_length=10, choices=JobState.choices, default=JobState.QUEUED)
-    progress = models.FloatField(default=0.0)
-    stage = models.CharField(max_length=80, blank=True)
     result = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True)
     #: Warnings raised by the analysis (e.g. an ill-conditioned model fit on little data).
     warnings = models.JSONField(default=list, blank=True)
-    task_id = models.CharField(max_length=80, blank=True)
-    #: How many times a worker has started the job: more than 1 after a worker died in the
-    #: middle of it and the task's message was delivered again (``tasks.run_analysis``).
-    attempts = models.PositiveSmallIntegerField(default=0)
-    #: The Celery worker (node name, e.g. ``worker-1@host``) running or having run the latest
-    #: attempt; ``in-process`` when tasks run eagerly (no broker configured).
-    worker = models.CharField(max_length=200, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]

@@ -5,6 +5,7 @@ from typing import Any
 from rest_framework import serializers
 
 from qoelab.analysis_jobs.models import AnalysisJob
+from qoelab.core.background_jobs import RUN_STATE_FIELDS
 
 
 class AnalysisJobSerializer(serializers.ModelSerializer[AnalysisJob]):
@@ -27,11 +28,7 @@ class AnalysisJobSerializer(serializers.ModelSerializer[AnalysisJob]):
             "result",
             "error",
             "warnings",
-            "attempts",
-            "worker",
-            "created_at",
-            "started_at",
-            "finished_at",
+            *RUN_STATE_FIELDS,
         ]
         read_only_fields = fields
 

@@ -35,17 +35,11 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
+from qoelab.core.background_jobs import MAX_ATTEMPTS, SUPERSEDED, JobSuperseded, claim
 from qoelab.studies.models import Study
 
 PROGRESS_WRITE_INTERVAL_S = 0.5
-MAX_ATTEMPTS = 3
-SUPERSEDED = "superseded"
-IN_PROCESS = "in-process"
 BUILDING = "building the ratings table"
-
-
-class JobSuperseded(Exception):
-    """A newer attempt has claimed the job; this run must stop without writing."""
 
 
 class NothingToAnalyseError(ValueError):
@@ -133,21 +127,9 @@ def run_analysis(self: Task, job_id: int) -> str:
             finished_at=timezone.now(),
         )
         return JobState.FAILED
-    attempt = job.attempts + 1
-    worker = IN_PROCESS if self.request.is_eager else str(self.request.hostname or "")
-    claimed = AnalysisJob.objects.filter(
-        pk=job_id, attempts=job.attempts, state__in=[JobState.QUEUED, JobState.RUNNING]
-    ).update(
-        state=JobState.RUNNING,
-        attempts=attempt,
-        worker=worker[:200],
-        started_at=timezone.now(),
-        stage="loading" if job.input_sha256 else BUILDING,
-        progress=0.0,
-    )
-    if not claimed:  # another delivery of the message claimed it at the same moment
+    mine = claim(self, job, "loading" if job.input_sha256 else BUILDING)
+    if mine is None:  # another delivery of the message claimed it at the same moment
         return SUPERSEDED
-    mine = AnalysisJob.objects.filter(pk=job_id, attempts=attempt)
     last_write = 0.0
 
     def progress(fraction: float, stage: str) -> None:

@@ -109,34 +109,36 @@ def exception_response(request: HttpRequest, exc: BaseException) -> JsonResponse
         return json_error(HTTPStatus.NOT_FOUND, "Not found.")
     if isinstance(exc, PermissionDenied):
         return json_error(HTTPStatus.FORBIDDEN, "You do not have permission to do this.")
-    exc_info = (type(exc), exc, exc.__traceback__)
     if database_unavailable(exc):
-        logger.error(
+        return _server_error(
+            request,
+            exc,
+            HTTPStatus.SERVICE_UNAVAILABLE,
             "Database unavailable: %s %s → 503",
-            request.method,
-            request.path,
-            exc_info=exc_info,
-            extra={"status_code": 503, "request_id": current_request_id()},
+            "The database is unavailable; retry in a few seconds.",
         )
-        return _logged(
-            json_error(
-                HTTPStatus.SERVICE_UNAVAILABLE,
-                "The database is unavailable; retry in a few seconds.",
-            )
-        )
-    logger.error(
+    return _server_error(
+        request,
+        exc,
+        HTTPStatus.INTERNAL_SERVER_ERROR,
         "Internal Server Error: %s %s",
+        "Internal server error; quote the request id when reporting it.",
+    )
+
+
+def _server_error(
+    request: HttpRequest, exc: BaseException, status: HTTPStatus, log_format: str, message: str
+) -> JsonResponse:
+    """Log ``exc`` with its traceback (``log_format`` takes the method and the path) and
+    answer ``status`` with ``message``."""
+    logger.error(
+        log_format,
         request.method,
         request.path,
-        exc_info=exc_info,
-        extra={"status_code": 500, "request_id": current_request_id()},
+        exc_info=(type(exc), exc, exc.__traceback__),
+        extra={"status_code": int(status), "request_id": current_request_id()},
     )
-    return _logged(
-        json_error(
-            HTTPStatus.INTERNAL_SERVER_ERROR,
-            "Internal server error; quote the request id when reporting it.",
-        )
-    )
+    return _logged(json_error(status, message))
 
 
 def _logged(response: JsonResponse) -> JsonResponse:

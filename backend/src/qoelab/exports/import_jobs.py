@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from qoelab.analysis_jobs.models import JobState
+from qoelab.core.background_jobs import JobState
 from qoelab.core.errors import ServiceError
 from qoelab.exports.import_cells import ImportRejected
 from qoelab.exports.models import ImportJob

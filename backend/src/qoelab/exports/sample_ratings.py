@@ -22,17 +22,24 @@ HEADER = (
 )
 
 
-def sample_lines(study: Study, rows: int, prefix: str = "S") -> Iterator[str]:
-    """The header and ``rows`` data lines (newline-terminated)."""
+def scenario_cells(study: Study) -> list[str]:
+    """Per active scenario, in position order, its CSV cells ``scenario,ds_delay_ms,
+    us_delay_ms,ds_loss_pct,us_loss_pct`` (the label as the tidy export writes it)."""
     labels = scenario_labels(study)
-    scenarios: list[str] = []
+    cells: list[str] = []
     for scenario in study.scenarios.filter(retired_in_version__isnull=True).order_by("position"):
         down = flatten_direction(scenario.direction("ds"))
         up = flatten_direction(scenario.direction("us"))
-        scenarios.append(
+        cells.append(
             f"{labels[scenario.pk]},{down['delay_ms']:g},{up['delay_ms']:g},"
             f"{down['loss_pct']:g},{up['loss_pct']:g}"
         )
+    return cells
+
+
+def sample_lines(study: Study, rows: int, prefix: str = "S") -> Iterator[str]:
+    """The header and ``rows`` data lines (newline-terminated)."""
+    scenarios = scenario_cells(study)
     games = [f"{game.name},{game.pace}" for game in study.games.order_by("pk")]
     yield HEADER + "\n"
     written = 0

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from qoelab.core.background_jobs import RUN_STATE_FIELDS
 from qoelab.exports.models import ImportJob
 
 
@@ -25,10 +26,6 @@ class ImportJobSerializer(serializers.ModelSerializer[ImportJob]):
             "error",
             "error_line",
             "error_column",
-            "attempts",
-            "worker",
-            "created_at",
-            "started_at",
-            "finished_at",
+            *RUN_STATE_FIELDS,
         ]
         read_only_fields = fields

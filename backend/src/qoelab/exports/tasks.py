@@ -17,22 +17,15 @@ import time
 from celery import Task, shared_task
 from django.utils import timezone
 
-from qoelab.analysis_jobs.models import JobState
+from qoelab.core.background_jobs import MAX_ATTEMPTS, SUPERSEDED, JobState, JobSuperseded, claim
 from qoelab.exports.import_cells import ImportRejected
 from qoelab.exports.import_jobs import open_upload, stored_file
 from qoelab.exports.importer import import_ratings
 from qoelab.exports.models import ImportJob
 
 PROGRESS_WRITE_INTERVAL_S = 0.5
-MAX_ATTEMPTS = 3
-SUPERSEDED = "superseded"
-IN_PROCESS = "in-process"
 #: Share of the progress bar for checking the rows; writing them is the rest.
 CHECKING_SHARE = 0.8
-
-
-class JobSuperseded(Exception):
-    """A newer attempt has claimed the job; this run must stop without writing."""
 
 
 def _remove_upload(job_id: int) -> None:
@@ -74,22 +67,9 @@ def run_import(self: Task, job_id: int) -> str:
             "(killed, or out of memory?); it is not retried again",
         )
         return JobState.FAILED
-    attempt = job.attempts + 1
-    worker = IN_PROCESS if self.request.is_eager else str(self.request.hostname or "")
-    claimed = ImportJob.objects.filter(
-        pk=job_id, attempts=job.attempts, state__in=[JobState.QUEUED, JobState.RUNNING]
-    ).update(
-        state=JobState.RUNNING,
-        attempts=attempt,
-        worker=worker[:200],
-        started_at=timezone.now(),
-        stage="checking rows",
-        progress=0.0,
-        rows_done=0,
-    )
-    if not claimed:
+    mine = claim(self, job, "checking rows", rows_done=0)
+    if mine is None:
         return SUPERSEDED
-    mine = ImportJob.objects.filter(pk=job_id, attempts=attempt)
     last_write = 0.0
 
     def progress(rows: int) -> None:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from qoelab.accounts.services import WRONG_CREDENTIALS
@@ -17,18 +15,9 @@ LOGIN, LOGOUT, ME, CSRF = (f"/api/v1/auth/{name}/" for name in ("login", "logout
 
 
 @pytest.fixture(autouse=True)
-def fresh_throttles(settings: Any) -> Iterator[None]:
-    """Throttle counters live in the cache: every test starts with none."""
+def fast_hasher(settings: Any) -> None:
+    """Passwords hashed quickly (the counters: the ``fresh_throttles`` fixture)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def user(db: None) -> Any:
-    """A researcher without staff status (as most researchers are)."""
-    return get_user_model().objects.create_user("bob", password="bob-password-1")
 
 
 def browser() -> APIClient:

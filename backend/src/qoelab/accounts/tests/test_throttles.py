@@ -9,11 +9,9 @@ deploy/tests/test_sign_in_limits.py.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import MD5PasswordHasher
 from django.core.cache import cache
 from django.test import Client
@@ -35,17 +33,9 @@ class CountingHasher(MD5PasswordHasher):
 
 
 @pytest.fixture(autouse=True)
-def fresh_buckets(settings: Any) -> Iterator[None]:
+def counting_hasher_and_rates(settings: Any) -> None:
     settings.PASSWORD_HASHERS = [f"{__name__}.CountingHasher"]
     settings.QOELAB_AUTH_RATES = {"address": "10/minute", "username": "30/hour"}
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def user(db: None) -> Any:
-    return get_user_model().objects.create_user("bob", password="bob-password-1")
 
 
 def browser(address: str = "127.0.0.1", **extra: str) -> APIClient:

@@ -16,7 +16,7 @@ from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session
 from qoelab.runs.services import create_session
 from qoelab.runs.state_machine import State
-from qoelab.studies.models import Study
+from qoelab.studies.models import Game, Study
 from qoelab.studies.study_document import export_study_document, load_study_document
 
 
@@ -93,11 +93,10 @@ def test_csv_is_what_qoe_analysis_reads_and_imports_back(
 
 @pytest.mark.django_db
 def test_an_import_without_provenance_columns_is_marked_import(
-    researcher_client: APIClient, owned_example_study: Study
+    researcher_client: APIClient, owned_example_study: Study, first_game: Game
 ) -> None:
     study = owned_example_study
-    game = study.games.order_by("id").first()
-    assert game is not None
+    game = first_game
     scenario = study.scenarios.get(code="B")
     csv_text = (
         "rater_id,session_id,game,game_pace,scenario,ds_delay_ms,rating\n"

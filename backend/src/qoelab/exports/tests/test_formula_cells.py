@@ -21,11 +21,10 @@ CALC = "=cmd|' /C calc'!A0"
 
 @pytest.mark.django_db
 def test_a_legacy_formula_game_name_is_exported_as_text_and_imports_back(
-    researcher_client: APIClient, owned_example_study: Study
+    researcher_client: APIClient, owned_example_study: Study, first_game: Game
 ) -> None:
     study = owned_example_study
-    game = study.games.order_by("id").first()
-    assert game is not None
+    game = first_game
     # Stored before names were validated (the API refuses it now).
     Game.objects.filter(pk=game.pk).update(name=CALC)
     study.questionnaire = [

@@ -21,6 +21,8 @@ from qoelab.runs.models import Session
 from qoelab.runs.tests.test_bad_input import rejected
 from qoelab.studies.models import Study
 
+pytestmark = pytest.mark.django_db
+
 
 @pytest.fixture
 def uploads(tmp_path: Path) -> Iterator[Path]:
@@ -30,7 +32,6 @@ def uploads(tmp_path: Path) -> Iterator[Path]:
 
 
 @pytest.mark.slow
-@pytest.mark.django_db
 def test_a_40000_row_file_is_a_job_that_finishes(
     researcher_client: APIClient, owned_example_study: Study, uploads: Path
 ) -> None:
@@ -45,7 +46,6 @@ def test_a_40000_row_file_is_a_job_that_finishes(
     assert list(uploads.iterdir()) == []  # the stored upload is gone once done
 
 
-@pytest.mark.django_db
 def test_with_a_broker_the_request_only_queues_the_job(
     researcher_client: APIClient, owned_example_study: Study, uploads: Path
 ) -> None:
@@ -76,7 +76,6 @@ def test_with_a_broker_the_request_only_queues_the_job(
     assert list(uploads.iterdir()) == []
 
 
-@pytest.mark.django_db
 def test_a_bad_last_row_fails_the_job_with_line_and_column_and_stores_nothing(
     researcher_client: APIClient, owned_example_study: Study, uploads: Path
 ) -> None:
@@ -88,7 +87,6 @@ def test_a_bad_last_row_fails_the_job_with_line_and_column_and_stores_nothing(
     assert list(uploads.iterdir()) == []
 
 
-@pytest.mark.django_db
 def test_a_conflict_found_while_writing_rolls_everything_back(
     researcher_client: APIClient, owned_example_study: Study, uploads: Path
 ) -> None:
@@ -102,7 +100,6 @@ def test_a_conflict_found_while_writing_rolls_everything_back(
     assert Participant.objects.filter(study=owned_example_study).count() == 1
 
 
-@pytest.mark.django_db
 def test_the_same_file_twice_is_one_import(
     researcher_client: APIClient, owned_example_study: Study, uploads: Path
 ) -> None:
@@ -115,7 +112,6 @@ def test_the_same_file_twice_is_one_import(
     assert list(uploads.iterdir()) == []
 
 
-@pytest.mark.django_db
 def test_the_limit_is_enforced_before_any_job(
     researcher_client: APIClient, owned_example_study: Study, uploads: Path
 ) -> None:
@@ -172,7 +168,6 @@ def _upload(data: bytes) -> object:
     return SimpleUploadedFile("r.csv", data, content_type="text/csv")
 
 
-@pytest.mark.django_db
 def test_another_researchers_job_is_not_found(
     researcher_client: APIClient, owned_example_study: Study, uploads: Path
 ) -> None:

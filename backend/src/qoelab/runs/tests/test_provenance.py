@@ -19,6 +19,14 @@ from qoelab.runs.tests.lab import Lab, fill_questionnaire, rate
 from qoelab.studies.models import Study
 from qoelab.testing import DryRunAgent
 
+# Each test runs a session on a real (dry-run) agent through the API.
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
+
+
+@pytest.fixture
+def lab(researcher_client: APIClient) -> Lab:
+    return Lab(researcher_client)
+
 
 def _start(lab: Lab, study: Study, station: dict[str, Any]) -> dict[str, Any]:
     person = lab.participant(study.pk, "P1")
@@ -39,12 +47,9 @@ def _rate_first(lab: Lab, session: dict[str, Any]) -> Rating:
     return Rating.objects.get(session_id=sid, order_index=0)
 
 
-@pytest.mark.slow
-@pytest.mark.django_db
 def test_a_dry_run_sessions_ratings_say_dry_run_and_so_does_the_tidy_csv(
-    researcher_client: APIClient, owned_example_study: Study, dry_run_agent: DryRunAgent
+    lab: Lab, researcher_client: APIClient, owned_example_study: Study, dry_run_agent: DryRunAgent
 ) -> None:
-    lab = Lab(researcher_client)
     station = lab.station("Seat", dry_run_agent.url, dry_run_agent.token)
     session = _start(lab, owned_example_study, station)
     rating = _rate_first(lab, session)
@@ -69,13 +74,10 @@ def test_a_dry_run_sessions_ratings_say_dry_run_and_so_does_the_tidy_csv(
     }
 
 
-@pytest.mark.slow
-@pytest.mark.django_db
 @override_settings(IS_PRODUCTION=True)
 def test_in_production_a_dry_run_agent_pauses_a_study_that_is_no_rehearsal(
-    researcher_client: APIClient, owned_example_study: Study, dry_run_agent: DryRunAgent
+    lab: Lab, owned_example_study: Study, dry_run_agent: DryRunAgent
 ) -> None:
-    lab = Lab(researcher_client)
     station = lab.station("Seat 7", dry_run_agent.url, dry_run_agent.token)
     session = _start(lab, owned_example_study, station)
     sid = session["id"]
@@ -94,17 +96,14 @@ def test_in_production_a_dry_run_agent_pauses_a_study_that_is_no_rehearsal(
     assert dry_run_agent.operations()[-1]["op"] == "qdisc_del"
 
 
-@pytest.mark.slow
-@pytest.mark.django_db
 @override_settings(IS_PRODUCTION=True)
 def test_in_production_a_rehearsal_runs_on_a_dry_run_agent_and_is_marked(
-    researcher_client: APIClient, owned_example_study: Study, dry_run_agent: DryRunAgent
+    lab: Lab, researcher_client: APIClient, owned_example_study: Study, dry_run_agent: DryRunAgent
 ) -> None:
     edited = researcher_client.patch(
         f"/api/v1/studies/{owned_example_study.pk}/", {"rehearsal": True}, format="json"
     )
     assert edited.status_code == 200 and edited.json()["rehearsal"] is True
-    lab = Lab(researcher_client)
     station = lab.station("Seat", dry_run_agent.url, dry_run_agent.token)
     lab.post(f"/api/v1/stations/{station['id']}/check/")  # the check says dry-run: allowed
     session = _start(lab, owned_example_study, station)
@@ -113,12 +112,9 @@ def test_in_production_a_rehearsal_runs_on_a_dry_run_agent_and_is_marked(
     assert rating.provenance["verified_at"] is None
 
 
-@pytest.mark.slow
-@pytest.mark.django_db
 def test_in_production_a_station_last_checked_as_dry_run_gets_no_new_session(
-    researcher_client: APIClient, owned_example_study: Study, dry_run_agent: DryRunAgent
+    lab: Lab, researcher_client: APIClient, owned_example_study: Study, dry_run_agent: DryRunAgent
 ) -> None:
-    lab = Lab(researcher_client)
     station = lab.station("Seat 3", dry_run_agent.url, dry_run_agent.token)
     checked = lab.post(f"/api/v1/stations/{station['id']}/check/")
     assert checked["last_check_ok"] is True

@@ -80,24 +80,31 @@ def station(url: str, ca: Path | None) -> Station:
     )
 
 
+@pytest.fixture
+def data_dir(settings: Any, tmp_path: Path) -> Path:
+    """QOELAB_DATA_DIR (where the station CA files go) in a temporary folder."""
+    path = tmp_path / "data"
+    settings.DATA_DIR = path
+    return path
+
+
 def https(service: Service, host: str = "127.0.0.1") -> str:
     return f"https://{host}:{service.address[1]}"
 
 
 @pytest.mark.django_db
 def test_the_client_trusts_the_agent_certificate_of_the_station(
-    tls_agent: Service, certs: dict[str, tuple[Path, Path]], settings: Any, tmp_path: Path
+    tls_agent: Service, certs: dict[str, tuple[Path, Path]], data_dir: Path
 ) -> None:
-    settings.DATA_DIR = tmp_path / "data"
     seat = station(https(tls_agent), certs["local"][0])
     client = AgentClient.for_station(seat)
     assert client.capabilities()["backend"] == "dry-run"
     assert client.clear()["restored"] is True
     # The CA file is named after its content, one per distinct certificate text ...
     ca_file = client.ca_file()
-    assert ca_file == ca_bundle_path(seat.agent_ca_cert, settings.DATA_DIR)
+    assert ca_file == ca_bundle_path(seat.agent_ca_cert, data_dir)
     assert ca_file is not None and ca_file.read_text() == seat.agent_ca_cert
-    assert list((settings.DATA_DIR / "agent-ca").iterdir()) == [ca_file]
+    assert list((data_dir / "agent-ca").iterdir()) == [ca_file]
     # ... and read back before use: a file replaced behind the backend's back is rewritten.
     ca_file.write_text(certs["other"][0].read_text())
     assert AgentClient.for_station(seat).health()["status"] == "ok"
@@ -117,9 +124,8 @@ def test_an_unwritable_data_dir_is_a_clear_agent_error(
 
 @pytest.mark.django_db
 def test_a_certificate_the_station_does_not_trust_is_unreachable(
-    tls_agent: Service, certs: dict[str, tuple[Path, Path]], settings: Any, tmp_path: Path
+    tls_agent: Service, certs: dict[str, tuple[Path, Path]], data_dir: Path
 ) -> None:
-    settings.DATA_DIR = tmp_path / "data"
     for ca in (certs["other"][0], None):  # another self-signed certificate; system CAs
         with pytest.raises(AgentUnreachable, match=r"certificate .* is not trusted"):
             AgentClient.for_station(station(https(tls_agent), ca)).capabilities()
@@ -128,17 +134,15 @@ def test_a_certificate_the_station_does_not_trust_is_unreachable(
 
 @pytest.mark.django_db
 def test_a_certificate_for_another_host_is_a_hostname_mismatch(
-    elsewhere_agent: Service, certs: dict[str, tuple[Path, Path]], settings: Any, tmp_path: Path
+    elsewhere_agent: Service, certs: dict[str, tuple[Path, Path]], data_dir: Path
 ) -> None:
-    settings.DATA_DIR = tmp_path / "data"
     seat = station(https(elsewhere_agent), certs["elsewhere"][0])
     with pytest.raises(AgentUnreachable, match=r"hostname mismatch.*certificate"):
         AgentClient.for_station(seat).health()
 
 
 @pytest.mark.django_db
-def test_https_to_a_plain_http_agent_says_so(tmp_path: Path, settings: Any) -> None:
-    settings.DATA_DIR = tmp_path / "data"
+def test_https_to_a_plain_http_agent_says_so(tmp_path: Path, data_dir: Path) -> None:
     service = serve(tmp_path, None)
     try:
         with pytest.raises(AgentUnreachable, match=r"TLS handshake .* failed"):
@@ -203,9 +207,8 @@ class WireTap:
 
 @pytest.mark.django_db
 def test_the_token_is_never_on_the_wire_in_clear(
-    tls_agent: Service, certs: dict[str, tuple[Path, Path]], settings: Any, tmp_path: Path
+    tls_agent: Service, certs: dict[str, tuple[Path, Path]], data_dir: Path
 ) -> None:
-    settings.DATA_DIR = tmp_path / "data"
     tap = WireTap(tls_agent.address)
     try:
         seat = station(f"https://localhost:{tap.port}", certs["local"][0])
@@ -220,10 +223,8 @@ def test_the_station_api_takes_a_ca_certificate_and_checks_over_tls(
     researcher_client: APIClient,
     tls_agent: Service,
     certs: dict[str, tuple[Path, Path]],
-    settings: Any,
-    tmp_path: Path,
+    data_dir: Path,
 ) -> None:
-    settings.DATA_DIR = tmp_path / "data"
     pem = certs["local"][0].read_text()
     body = {"name": "Seat TLS", "agent_url": https(tls_agent), "agent_token": TOKEN}
     response = researcher_client.post("/api/v1/stations/", {**body, "agent_ca_cert": pem})
