@@ -184,3 +184,16 @@ def test_the_window_never_counts_less_than_its_length() -> None:
         assert sum(start <= t < start + 60 for t in allowed_at) <= 10
     assert allowed >= 10 * 180 // (60 + 60 // SLOTS)  # and the limit is not stricter
     assert allowed + refused == 180
+
+
+def test_a_try_counted_in_the_next_slot_is_seen_by_a_concurrent_one() -> None:
+    """Two requests straddle a slot boundary: the later clock counts in the next slot, and
+    the request still in the earlier slot must see those tries (it read only up to its own
+    slot before, and 11 of 10 got through across gunicorn workers)."""
+    bucket = Bucket("address", "192.0.2.2", Rate.parse("10/minute"))
+    cache.clear()
+    boundary = 1_000_002.0 * bucket.rate.slot_s
+    for _ in range(10):
+        reserve([bucket], now=boundary + 0.1)  # clocks already in the new slot
+    with pytest.raises(TooManyAttempts):
+        reserve([bucket], now=boundary - 0.1)  # a clock read just before the boundary
