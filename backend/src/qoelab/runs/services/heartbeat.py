@@ -64,29 +64,35 @@ def tick_due(session: Session, now: datetime) -> bool:
     return lease_renewal_due(session, now)
 
 
+def _holds_lease(session: Session) -> bool:
+    """A scenario's impairment is installed (playing, rating) on a station under a lease."""
+    return (
+        session.state in LEASED_STATES
+        and session.station_id is not None
+        and session.applied_profile is not None
+        and session.state != State.APPLYING
+    )
+
+
 def lease_renewal_due(session: Session, now: datetime) -> bool:
     """A lease is renewed at a third of its length (:func:`timing.renew_interval`) while a
     scenario's impairment is installed (playing, rating) on a station."""
-    if session.state not in LEASED_STATES or session.station_id is None:
-        return False
-    if session.applied_profile is None or session.state == State.APPLYING:
+    if not _holds_lease(session):
         return False
     return session.lease_renewed_at is None or now - session.lease_renewed_at >= renew_interval()
 
 
 def renew_lease(session: Session, now: datetime, *, force: bool = False) -> None:
     """Renew the agent's lease when due; while playing, also verify the installed state."""
-    if session.state not in LEASED_STATES or session.station_id is None:
+    if not _holds_lease(session) or not (force or lease_renewal_due(session, now)):
         return
-    if session.applied_profile is None or session.state == State.APPLYING:
-        return
-    if not (force or lease_renewal_due(session, now)):
-        return
+    installed = session.applied_profile
+    assert installed is not None  # _holds_lease
     client = agent_for(session)
     try:
         client.renew(lease_seconds())
         if session.state == State.PLAYING:
-            client.verify(verified_fields(session.applied_profile))
+            client.verify(verified_fields(installed))
     except AgentError as exc:
         if session.state == State.PLAYING:
             pause_session(
