@@ -19,7 +19,10 @@ Run from the repository root:  .venv/bin/python backend/bench/bench_results.py
       p50 and p99 over ``--cached`` requests;
   (c) the baseline, interleaved with (b) and (a) in the same run: the request as it was
       before the data version (``baseline_request_analysis``: rebuild the tidy table, its
-      CSV and SHA-256 on every request, then look the job up by that hash);
+      CSV and SHA-256 on every request, then look the job up by that hash), with the
+      row-wise tidy table of before issue 16 (``exports/tests/tidy_rowwise.py``);
+  (d) the tidy CSV alone, column-wise (``exports/tidy.py``) against row-wise, median of
+      ``--csv`` builds each, after checking that both write the same bytes;
 
 * prints a table and writes var/bench/results.json (the shared bench format).
 
@@ -85,10 +88,10 @@ def baseline_request_analysis(study: Any, *, reliable_only: bool, user: Any = No
     up by that hash. Only its cached path is needed here (the job exists)."""
     from qoelab.analysis_jobs.models import AnalysisJob, JobState
     from qoelab.analysis_jobs.services import JobRequest, input_digest
-    from qoelab.exports.tidy import tidy_table
+    from qoelab.exports.tests.tidy_rowwise import rowwise_tidy_table
     from qoelab.studies.rating_items import sidecar
 
-    table = tidy_table(study)
+    table = rowwise_tidy_table(study)
     csv_text = table.to_csv()
     digest = input_digest(csv_text, sidecar(study))
     job = (
@@ -111,7 +114,11 @@ def main() -> int:
     parser.add_argument("--cached", type=int, default=50, help="cached requests (default 50)")
     parser.add_argument("--baseline", type=int, default=10, help="baseline requests (10)")
     parser.add_argument("--fresh", type=int, default=3, help="fresh analyses (default 3)")
+    parser.add_argument("--csv", type=int, default=3, help="tidy CSV builds each (default 3)")
     parser.add_argument("--profile", action="store_true", help="profile cached requests")
+    parser.add_argument(
+        "--profile-fresh", action="store_true", help="profile one fresh analysis (warm imports)"
+    )
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-results-"))
@@ -160,6 +167,7 @@ def run(args: argparse.Namespace, *, setup_started: float) -> dict[str, Any]:
     from qoelab.analysis_jobs.services import input_digest
     from qoelab.analysis_jobs.tasks import run_analysis
     from qoelab.exports.importer import import_ratings
+    from qoelab.exports.tests.tidy_rowwise import rowwise_tidy_table
     from qoelab.exports.tidy import tidy_table
     from qoelab.ratings.models import Rating
     from qoelab.studies.data_version import bump_data_version
@@ -211,7 +219,7 @@ def run(args: argparse.Namespace, *, setup_started: float) -> dict[str, Any]:
         AnalysisJob.objects.filter(study=study).delete()
         bump_data_version(study)
         begin = time.perf_counter()
-        table = tidy_table(study)
+        table = rowwise_tidy_table(study)
         text = table.to_csv()
         items = sidecar(study)
         job = AnalysisJob.objects.create(
@@ -229,7 +237,31 @@ def run(args: argparse.Namespace, *, setup_started: float) -> dict[str, Any]:
         assert job.state == "succeeded", job.error
         return elapsed
 
+    def csv_seconds(build: Any) -> tuple[float, str]:
+        begin = time.perf_counter()
+        text = build(study).to_csv()
+        return time.perf_counter() - begin, text
+
+    csv_runs: list[float] = []
+    csv_base_runs: list[float] = []
+    for _ in range(args.csv):  # A B A B
+        elapsed, text = csv_seconds(tidy_table)
+        csv_runs.append(elapsed)
+        elapsed, old_text = csv_seconds(rowwise_tidy_table)
+        csv_base_runs.append(elapsed)
+        assert text == old_text, "the tidy CSV differs from the row-wise one"
+    csv_sha256 = hashlib.sha256(text.encode()).hexdigest() if args.csv else ""
+
     cold = fresh()  # warm-up: the analysis package's imports
+    if args.profile_fresh:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+        fresh()
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
     fresh_runs: list[float] = []
     fresh_base_runs: list[float] = []
     for _ in range(args.fresh):  # A B A B
@@ -317,6 +349,10 @@ def run(args: argparse.Namespace, *, setup_started: float) -> dict[str, Any]:
             "seed": SEED,
             "setup_s": round(setup_s, 2),
             "cold_first_analysis_s": round(cold, 3),
+            "tidy_csv_s": [round(v, 3) for v in csv_runs],
+            "tidy_csv_rowwise_s": [round(v, 3) for v in csv_base_runs],
+            "tidy_csv_identical": bool(args.csv),
+            "tidy_csv_sha256": csv_sha256,
             "fresh_s": [round(v, 3) for v in fresh_runs],
             "fresh_baseline_s": [round(v, 3) for v in fresh_base_runs],
             "cached_ms": [round(v * 1000, 2) for v in cached_runs],
@@ -345,6 +381,11 @@ def print_table(report: dict[str, Any]) -> None:
         f"{detail['queries_per_cached_request']} queries per cached request, "
         f"load average {detail['load_average']}"
     )
+    if detail["tidy_csv_s"]:
+        print(
+            f"tidy CSV (identical bytes): column-wise {statistics.median(detail['tidy_csv_s'])} s, "
+            f"row-wise {statistics.median(detail['tidy_csv_rowwise_s'])} s (medians)"
+        )
 
 
 if __name__ == "__main__":

@@ -58,14 +58,14 @@ def store_input(job: AnalysisJob, mine: QuerySet[AnalysisJob]) -> AnalysisJob:
 
     study = Study.objects.get(pk=job.study_id)
     table = tidy_table(study)
-    if not table.rows:
+    if not len(table):
         raise NothingToAnalyseError(NO_RATINGS)
     csv_text = table.to_csv()
     items = sidecar(study)
     fields = {
         "input_csv": csv_text,
         "input_items": items,
-        "input_rows": len(table.rows),
+        "input_rows": len(table),
         "input_sha256": input_digest(csv_text, items),
     }
     if not mine.update(**fields, stage="loading"):

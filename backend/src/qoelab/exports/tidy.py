@@ -42,14 +42,16 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, TextField
+from django.db.models.functions import Cast
 from netem_profile import DIRECTION_PREFIXES, FACTORS, flatten_direction
 from qoe_analysis.csv_cells import escape_text_cell
-from qoe_analysis.tidy_columns import AGENT_BACKEND, AGENT_VERSION, TIDY_COLUMNS
+from qoe_analysis.tidy_columns import AGENT_BACKEND, AGENT_VERSION, FACTOR_COLUMNS, TIDY_COLUMNS
 
 from qoelab.core.errors import BadRequest
 from qoelab.ratings.models import Answer, Rating
@@ -157,72 +159,215 @@ NUMERIC_COLUMNS = frozenset(
 
 @dataclass(frozen=True)
 class TidyTable:
+    """The tidy table: ``records`` are its rows as tuples of cell texts in ``columns``
+    order, not yet escaped for spreadsheets (:meth:`to_csv` does that)."""
+
     columns: list[str]
-    rows: list[dict[str, str]]
+    records: list[tuple[str, ...]]
     #: Further numeric columns (the study's integer questions).
     numeric: frozenset[str] = frozenset()
 
+    def __len__(self) -> int:
+        return len(self.records)
+
+    @property
+    def rows(self) -> list[dict[str, str]]:
+        """The rows as dictionaries column → text (for readers that want names)."""
+        return [dict(zip(self.columns, record, strict=True)) for record in self.records]
+
+    def is_text(self, column: str) -> bool:
+        return column not in NUMERIC_COLUMNS and column not in self.numeric
+
     def cell(self, column: str, value: str) -> str:
         """A cell as written: a text cell that a spreadsheet would run gets a ``'``."""
-        if column in NUMERIC_COLUMNS or column in self.numeric:
-            return value
-        return str(escape_text_cell(value))
+        return str(escape_text_cell(value)) if self.is_text(column) else value
+
+    def escaped_records(self) -> list[tuple[str, ...]]:
+        """``records`` with every text cell escaped (:meth:`cell`).
+
+        A text column holds few distinct values (raters, games, scenarios…), so each
+        distinct value is escaped once, and only a column where one changes is rebuilt.
+        """
+        records = self.records
+        by_column: list[Any] | None = None
+        for index, column in enumerate(self.columns):
+            if not self.is_text(column):
+                continue
+            values = {record[index] for record in records}
+            escaped = {value: str(escape_text_cell(value)) for value in values}
+            if all(escaped[value] == value for value in values):
+                continue  # the usual case: no cell of the column looks like a formula
+            if by_column is None:
+                by_column = list(zip(*records, strict=True))
+            by_column[index] = [escaped[value] for value in by_column[index]]
+        return records if by_column is None else list(zip(*by_column, strict=True))
 
     def to_csv(self) -> str:
+        """The CSV text: a header of ``columns``, one line per record (``\\n`` endings,
+        cells quoted only when needed: :data:`csv.QUOTE_MINIMAL`)."""
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=self.columns, lineterminator="\n")
-        writer.writeheader()
-        for row in self.rows:
-            writer.writerow(
-                {column: self.cell(column, row.get(column, "")) for column in self.columns}
-            )
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(self.columns)
+        writer.writerows(self.escaped_records())
         return out.getvalue()
+
+
+class _JsonTexts:
+    """JSON texts decoded once per distinct text (a study's ratings repeat a few applied
+    profiles, provenances and value sets thousands of times)."""
+
+    def __init__(self) -> None:
+        self._decoded: dict[str | None, Any] = {}
+
+    def __call__(self, text: str | None) -> Any:
+        try:
+            return self._decoded[text]
+        except KeyError:
+            value = None if text is None else json.loads(text)
+            self._decoded[text] = value
+            return value
+
+
+def _as_text(field: str) -> Cast:
+    """A JSON column read as its text, so that it is decoded once per distinct value."""
+    return Cast(field, output_field=TextField())
+
+
+def _answers(study: Study) -> dict[int, dict[str, Any]]:
+    """Session id → question key → the decoded answer."""
+    decode = _JsonTexts()
+    answers: dict[int, dict[str, Any]] = {}
+    rows = Answer.objects.filter(session__study=study).values_list(
+        "session_id", "key", _as_text("value")
+    )
+    for session_id, key, text in rows:
+        answers.setdefault(session_id, {})[key] = decode(text)
+    return answers
 
 
 def tidy_table(
     study: Study, *, include_retest: bool = False, include_incomplete: bool = False
 ) -> TidyTable:
+    """The tidy table of the module's rules (see the module docstring).
+
+    Read column-wise: one query for the ratings' needed columns (no model objects), their
+    JSON columns as text; the factor values and provenance are computed once per distinct
+    applied profile and provenance text, the rating values once per distinct value set,
+    and the participant/session columns once per session.
+    """
     labels = scenario_labels(study)
     questions = question_columns(study)
     items = [item["key"] for item in study.rating_items]
-    answers: dict[int, dict[str, Any]] = {}
-    for answer in Answer.objects.filter(session__study=study):
-        answers.setdefault(answer.session_id, {})[answer.key] = answer.value
-    rows: list[dict[str, str]] = []
-    for rating in ratings_for_export(study, include_incomplete=include_incomplete):
-        if rating.round > 1 and not include_retest:
-            continue
-        session = rating.session
-        participant = session.participant
-        applied = rating.applied_profile
-        session_answers = answers.get(session.pk, {})
-        row = {
-            "rater_id": participant.code,
-            "session_id": str(session.pk) if rating.round <= 1 else f"{session.pk}-retest",
-            "game": session.game.name,
-            "game_pace": session.game.pace,
-            "scenario": labels[rating.scenario_id],
-            **factor_values(applied),
-            "training": "1" if rating.training else "0",
-            "response_ms": _optional(rating.response_ms),
-            "since_end_ms": _optional(rating.since_end_ms),
-            **provenance_columns(rating.provenance),
-            "age": _factor(participant.age),
-            "skill": participant.skill,
+    answers = _answers(study)
+    sessions = {
+        pk: rest
+        for pk, *rest in Session.objects.filter(study=study).values_list(
+            "id",
+            "participant__code",
+            "participant__age",
+            "participant__skill",
+            "game__name",
+            "game__pace",
+        )
+    }
+    ratings = Rating.objects.filter(session__study=study)
+    if not include_incomplete:
+        ratings = ratings.filter(session__state=State.COMPLETED)
+    if not include_retest:
+        ratings = ratings.filter(round__lte=1)
+    columns = ratings.order_by("session_id", "order_index").values_list(
+        "session_id",
+        "round",
+        "scenario_id",
+        "training",
+        "response_ms",
+        "since_end_ms",
+        _as_text("applied_profile"),
+        _as_text("provenance"),
+        _as_text("values"),
+    )
+    decode = _JsonTexts()
+    factor_parts: dict[str | None, tuple[str, ...]] = {}
+    provenance_parts: dict[str | None, tuple[str, str]] = {}
+    item_parts: dict[str | None, tuple[tuple[str, str], ...]] = {}
+    # Per emitted rating: (session id, round) and the cells from ``scenario`` to the end of
+    # the provenance, in column order, except the session's own leading cells.
+    rated: list[tuple[int, int, tuple[str, ...], tuple[tuple[str, str], ...], tuple[str, ...]]]
+    rated = []
+    for (
+        session_id,
+        round_,
+        scenario_id,
+        training,
+        response_ms,
+        since_end_ms,
+        applied_text,
+        provenance_text,
+        values_text,
+    ) in columns:
+        present = item_parts.get(values_text)
+        if present is None:
+            values = decode(values_text)
+            present = item_parts[values_text] = tuple(
+                (item, value_text(values[item])) for item in items if item in values
+            )
+        if not present:
+            continue  # no value for any declared item: no row
+        factors = factor_parts.get(applied_text)
+        if factors is None:
+            flat = factor_values(decode(applied_text))
+            factors = factor_parts[applied_text] = tuple(flat[column] for column in FACTOR_COLUMNS)
+        provenance = provenance_parts.get(provenance_text)
+        if provenance is None:
+            known = provenance_columns(decode(provenance_text))
+            provenance = provenance_parts[provenance_text] = (
+                known[AGENT_BACKEND],
+                known[AGENT_VERSION],
+            )
+        tail = (
+            "1" if training else "0",
+            _optional(response_ms),
+            _optional(since_end_ms),
+            *provenance,
+        )
+        rated.append((session_id, round_, (labels[scenario_id], *factors), present, tail))
+    # A factor column is kept only when no emitted row would leave it empty; its value is
+    # the session's (participant or answer), so the sessions with a row decide.
+    with_rows = {session_id for session_id, *_ in rated}
+    candidates: dict[int, dict[str, str]] = {}
+    for session_id in with_rows:
+        _code, age, skill, _game, _pace = sessions[session_id]
+        session_answers = answers.get(session_id, {})
+        candidates[session_id] = {
+            "age": _factor(age),
+            "skill": skill,
             "genre_preference": _factor(session_answers.get("genre_preference")),
+            **{key: _factor(session_answers.get(key)) for key in questions},
         }
-        for key in questions:
-            row[key] = _factor(session_answers.get(key))
-        for item in items:
-            if item in rating.values:
-                rows.append({**row, "item": item, "rating": value_text(rating.values[item])})
-    factors = [
+    factors_kept = [
         column
         for column in [*PARTICIPANT_COLUMNS, *questions]
-        if rows and all(row.get(column, "") != "" for row in rows)
+        if with_rows and all(cells[column] != "" for cells in candidates.values())
     ]
+    heads: dict[tuple[int, int], tuple[str, ...]] = {}
+    trailers: dict[int, tuple[str, ...]] = {
+        session_id: tuple(cells[column] for column in factors_kept)
+        for session_id, cells in candidates.items()
+    }
+    records: list[tuple[str, ...]] = []
+    for session_id, round_, middle, present, tail in rated:
+        head = heads.get((session_id, round_))
+        if head is None:
+            code, _age, _skill, game, pace = sessions[session_id]
+            label = str(session_id) if round_ <= 1 else f"{session_id}-retest"
+            head = heads[(session_id, round_)] = (code, label, game, pace)
+        trailer = tail + trailers[session_id]
+        for item, rating in present:
+            records.append((*head, *middle, item, rating, *trailer))
     integers = {q["key"] for q in study.questionnaire if q.get("kind") == "integer"}
-    return TidyTable(columns=[*TIDY_COLUMNS, *factors], rows=rows, numeric=frozenset(integers))
+    return TidyTable(
+        columns=[*TIDY_COLUMNS, *factors_kept], records=records, numeric=frozenset(integers)
+    )
 
 
 def tidy_csv(study: Study, **options: bool) -> str:
