@@ -43,8 +43,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from django.db.models import QuerySet, TextField
@@ -157,59 +159,67 @@ NUMERIC_COLUMNS = frozenset(
 )
 
 
+def is_text_column(column: str, numeric: frozenset[str] = frozenset()) -> bool:
+    """Is ``column`` written as text (escaped), not as a number? ``numeric``: the study's
+    integer questions."""
+    return column not in NUMERIC_COLUMNS and column not in numeric
+
+
+#: What makes :class:`csv.writer` quote a cell: the delimiter, the quote character or a
+#: line break (the writer may quote on fewer, e.g. ``\\r``; such a cell goes through it).
+_QUOTED = re.compile(r'[,"\r\n]')
+
+
+def csv_cells(cells: Sequence[str]) -> str:
+    """``cells`` as a stretch of a CSV line, quoted as :class:`csv.writer` (excel dialect,
+    :data:`csv.QUOTE_MINIMAL`) quotes them in any line, without the line end.
+
+    The writer decides each cell's quoting from that cell alone, so a line is the comma-join
+    of its stretches; the one exception is a line of a single empty cell, written ``""``
+    (else it would be a blank line), which inside a longer line is empty.
+    """
+    if len(cells) == 1 and cells[0] == "":
+        return ""
+    if not any(_QUOTED.search(cell) for cell in cells):
+        return ",".join(cells)  # the usual case: no cell the writer would quote
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(cells)
+    return out.getvalue()[:-1]
+
+
 @dataclass(frozen=True)
 class TidyTable:
-    """The tidy table: ``records`` are its rows as tuples of cell texts in ``columns``
-    order, not yet escaped for spreadsheets (:meth:`to_csv` does that)."""
+    """The tidy table: ``lines`` are its rows as CSV lines (text cells escaped,
+    :meth:`cell`; each ending in ``\\n``), ``pieces`` the same rows as they are, not
+    escaped: per row, consecutive runs of cells (shared between rows) that together are
+    the row's cells in ``columns`` order (:attr:`records`)."""
 
     columns: list[str]
-    records: list[tuple[str, ...]]
+    lines: list[str]
+    pieces: list[tuple[tuple[str, ...], ...]]
     #: Further numeric columns (the study's integer questions).
     numeric: frozenset[str] = frozenset()
 
     def __len__(self) -> int:
-        return len(self.records)
+        return len(self.lines)
+
+    @property
+    def records(self) -> list[tuple[str, ...]]:
+        """The rows as tuples of cell texts in ``columns`` order."""
+        return [tuple(chain.from_iterable(runs)) for runs in self.pieces]
 
     @property
     def rows(self) -> list[dict[str, str]]:
         """The rows as dictionaries column → text (for readers that want names)."""
         return [dict(zip(self.columns, record, strict=True)) for record in self.records]
 
-    def is_text(self, column: str) -> bool:
-        return column not in NUMERIC_COLUMNS and column not in self.numeric
-
     def cell(self, column: str, value: str) -> str:
         """A cell as written: a text cell that a spreadsheet would run gets a ``'``."""
-        return str(escape_text_cell(value)) if self.is_text(column) else value
-
-    def escaped_records(self) -> list[tuple[str, ...]]:
-        """``records`` with every text cell escaped (:meth:`cell`).
-
-        A text column holds few distinct values (raters, games, scenarios…), so each
-        distinct value is escaped once, and only a column where one changes is rebuilt.
-        """
-        records = self.records
-        by_column: list[Any] | None = None
-        for index, column in enumerate(self.columns):
-            if not self.is_text(column):
-                continue
-            values = {record[index] for record in records}
-            escaped = {value: str(escape_text_cell(value)) for value in values}
-            if all(escaped[value] == value for value in values):
-                continue  # the usual case: no cell of the column looks like a formula
-            if by_column is None:
-                by_column = list(zip(*records, strict=True))
-            by_column[index] = [escaped[value] for value in by_column[index]]
-        return records if by_column is None else list(zip(*by_column, strict=True))
+        return str(escape_text_cell(value)) if is_text_column(column, self.numeric) else value
 
     def to_csv(self) -> str:
-        """The CSV text: a header of ``columns``, one line per record (``\\n`` endings,
-        cells quoted only when needed: :data:`csv.QUOTE_MINIMAL`)."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(self.columns)
-        writer.writerows(self.escaped_records())
-        return out.getvalue()
+        """The CSV text: a header of ``columns``, then ``lines``."""
+        return csv_cells(self.columns) + "\n" + "".join(self.lines)
 
 
 class _JsonTexts:
@@ -245,19 +255,45 @@ def _answers(study: Study) -> dict[int, dict[str, Any]]:
     return answers
 
 
+@dataclass(frozen=True)
+class _Part:
+    """Consecutive cells of a row, as they are and as written in a CSV line."""
+
+    cells: tuple[str, ...]
+    text: str
+
+
+def _part(cells: tuple[str, ...], columns: Sequence[str], numeric: frozenset[str]) -> _Part:
+    escaped = [
+        str(escape_text_cell(value)) if is_text_column(column, numeric) else value
+        for column, value in zip(columns, cells, strict=True)
+    ]
+    return _Part(cells, csv_cells(escaped))
+
+
+_HEAD = TIDY_COLUMNS[:4]  # rater_id, session_id, game, game_pace
+_MIDDLE = ("scenario", *FACTOR_COLUMNS)
+_ITEM = ("item", "rating")
+_TAIL = ("training", "response_ms", "since_end_ms", AGENT_BACKEND, AGENT_VERSION)
+assert (*_HEAD, *_MIDDLE, *_ITEM, *_TAIL) == TIDY_COLUMNS
+
+
 def tidy_table(
     study: Study, *, include_retest: bool = False, include_incomplete: bool = False
 ) -> TidyTable:
     """The tidy table of the module's rules (see the module docstring).
 
     Read column-wise: one query for the ratings' needed columns (no model objects), their
-    JSON columns as text; the factor values and provenance are computed once per distinct
-    applied profile and provenance text, the rating values once per distinct value set,
-    and the participant/session columns once per session.
+    JSON columns as text. A row is made of parts that repeat: the session's (rater,
+    session, game; participant and answer columns), the scenario's with its applied
+    profile's factor values, the item and value, the provenance. Each part is computed,
+    escaped and quoted once per distinct value, and a CSV line is the join of its parts'
+    texts (:func:`csv_cells`).
     """
     labels = scenario_labels(study)
     questions = question_columns(study)
     items = [item["key"] for item in study.rating_items]
+    numeric = frozenset(q["key"] for q in study.questionnaire if q.get("kind") == "integer")
     answers = _answers(study)
     sessions = {
         pk: rest
@@ -287,13 +323,11 @@ def tidy_table(
         _as_text("values"),
     )
     decode = _JsonTexts()
-    factor_parts: dict[str | None, tuple[str, ...]] = {}
-    provenance_parts: dict[str | None, tuple[str, str]] = {}
-    item_parts: dict[str | None, tuple[tuple[str, str], ...]] = {}
-    # Per emitted rating: (session id, round) and the cells from ``scenario`` to the end of
-    # the provenance, in column order, except the session's own leading cells.
-    rated: list[tuple[int, int, tuple[str, ...], tuple[tuple[str, str], ...], tuple[str, ...]]]
-    rated = []
+    middles: dict[tuple[int, str | None], _Part] = {}
+    provenances: dict[str | None, _Part] = {}
+    item_parts: dict[str | None, tuple[_Part, ...]] = {}
+    # Per emitted rating: its session and round, scenario part, item parts and tail.
+    rated: list[tuple[int, int, _Part, tuple[_Part, ...], tuple[str, ...], str]] = []
     for (
         session_id,
         round_,
@@ -309,33 +343,34 @@ def tidy_table(
         if present is None:
             values = decode(values_text)
             present = item_parts[values_text] = tuple(
-                (item, value_text(values[item])) for item in items if item in values
+                _part((item, value_text(values[item])), _ITEM, numeric)
+                for item in items
+                if item in values
             )
         if not present:
             continue  # no value for any declared item: no row
-        factors = factor_parts.get(applied_text)
-        if factors is None:
+        middle = middles.get((scenario_id, applied_text))
+        if middle is None:
             flat = factor_values(decode(applied_text))
-            factors = factor_parts[applied_text] = tuple(flat[column] for column in FACTOR_COLUMNS)
-        provenance = provenance_parts.get(provenance_text)
+            cells = (labels[scenario_id], *(flat[column] for column in FACTOR_COLUMNS))
+            middle = middles[(scenario_id, applied_text)] = _part(cells, _MIDDLE, numeric)
+        provenance = provenances.get(provenance_text)
         if provenance is None:
             known = provenance_columns(decode(provenance_text))
-            provenance = provenance_parts[provenance_text] = (
-                known[AGENT_BACKEND],
-                known[AGENT_VERSION],
+            provenance = provenances[provenance_text] = _part(
+                (known[AGENT_BACKEND], known[AGENT_VERSION]), _TAIL[3:], numeric
             )
-        tail = (
-            "1" if training else "0",
-            _optional(response_ms),
-            _optional(since_end_ms),
-            *provenance,
-        )
-        rated.append((session_id, round_, (labels[scenario_id], *factors), present, tail))
+        # training, response_ms and since_end_ms are digits or empty: never quoted.
+        measured = ("1" if training else "0", _optional(response_ms), _optional(since_end_ms))
+        tail = (*measured, *provenance.cells)
+        tail_text = f"{measured[0]},{measured[1]},{measured[2]},{provenance.text}"
+        rated.append((session_id, round_, middle, present, tail, tail_text))
     # A factor column is kept only when no emitted row would leave it empty; its value is
     # the session's (participant or answer), so the sessions with a row decide.
-    with_rows = {session_id for session_id, *_ in rated}
     candidates: dict[int, dict[str, str]] = {}
-    for session_id in with_rows:
+    for session_id, *_ in rated:
+        if session_id in candidates:
+            continue
         _code, age, skill, _game, _pace = sessions[session_id]
         session_answers = answers.get(session_id, {})
         candidates[session_id] = {
@@ -347,26 +382,30 @@ def tidy_table(
     factors_kept = [
         column
         for column in [*PARTICIPANT_COLUMNS, *questions]
-        if with_rows and all(cells[column] != "" for cells in candidates.values())
+        if candidates and all(cells[column] != "" for cells in candidates.values())
     ]
-    heads: dict[tuple[int, int], tuple[str, ...]] = {}
-    trailers: dict[int, tuple[str, ...]] = {
-        session_id: tuple(cells[column] for column in factors_kept)
-        for session_id, cells in candidates.items()
-    }
-    records: list[tuple[str, ...]] = []
-    for session_id, round_, middle, present, tail in rated:
+    trailers: dict[int, _Part] = {}
+    for session_id, cells in candidates.items():
+        trailer = _part(tuple(cells[column] for column in factors_kept), factors_kept, numeric)
+        # The comma before the trailer; no trailer (no factor column): nothing.
+        trailers[session_id] = _Part(trailer.cells, "," + trailer.text if factors_kept else "")
+    heads: dict[tuple[int, int], _Part] = {}
+    pieces: list[tuple[tuple[str, ...], ...]] = []
+    lines: list[str] = []
+    for session_id, round_, middle, present, tail, tail_text in rated:
         head = heads.get((session_id, round_))
         if head is None:
             code, _age, _skill, game, pace = sessions[session_id]
             label = str(session_id) if round_ <= 1 else f"{session_id}-retest"
-            head = heads[(session_id, round_)] = (code, label, game, pace)
-        trailer = tail + trailers[session_id]
-        for item, rating in present:
-            records.append((*head, *middle, item, rating, *trailer))
-    integers = {q["key"] for q in study.questionnaire if q.get("kind") == "integer"}
+            head = heads[(session_id, round_)] = _part((code, label, game, pace), _HEAD, numeric)
+        trailer = trailers[session_id]
+        before = f"{head.text},{middle.text},"
+        after = f",{tail_text}{trailer.text}\n"
+        for item in present:
+            pieces.append((head.cells, middle.cells, item.cells, tail, trailer.cells))
+            lines.append(before + item.text + after)
     return TidyTable(
-        columns=[*TIDY_COLUMNS, *factors_kept], records=records, numeric=frozenset(integers)
+        columns=[*TIDY_COLUMNS, *factors_kept], lines=lines, pieces=pieces, numeric=numeric
     )
 
 

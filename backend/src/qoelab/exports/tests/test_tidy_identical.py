@@ -55,8 +55,11 @@ def test_every_kind_of_cell_is_written_as_before(owned_example_study: Study) -> 
     # Stored before names were validated: text cells a spreadsheet would run.
     Game.objects.filter(pk=games[0].pk).update(name=CALC)
     Game.objects.filter(pk=games[1].pk).update(name="'+quoted")
+    # Cells the CSV writer quotes: a comma, a quote, line breaks.
+    Game.objects.filter(pk=games[2].pk).update(name='Pro "Evo", 2\r\nx')
     sessions = [completed_session(study, f"P{i}", i % 3) for i in range(6)]
     Participant.objects.filter(code="P1").update(code="-P1", skill="")
+    Participant.objects.filter(code="P2").update(code='P"2')  # a quote alone
     for index, rating in enumerate(Rating.objects.filter(session__study=study).order_by("pk")):
         rating.values = [
             {"overall": 4, "input_quality": 2.5, "acceptance": 1},
@@ -67,7 +70,7 @@ def test_every_kind_of_cell_is_written_as_before(owned_example_study: Study) -> 
         rating.provenance = [
             {"backend": "netlink", "agent_version": "0.2.0"},
             {},
-            {"backend": None, "agent_version": "=1+1"},
+            {"backend": None, "agent_version": "=1+1\n"},  # a line break alone
             ["not", "an", "object"],
         ][index % 7 % 4]
         rating.response_ms = None if index % 3 else 900 + index
@@ -97,6 +100,7 @@ def test_every_kind_of_cell_is_written_as_before(owned_example_study: Study) -> 
                 session=session, phase="post", key="again", value=bool(number % 2), answered_at=now
             )
     Answer.objects.filter(session=sessions[2], key="willing_to_pay").update(value="@SUM(1)")
+    Answer.objects.filter(session=sessions[3], key="attitude").update(value="so, so")
     assert_identical(study)
     # A session that is not completed, whose participant has no age: the age column is
     # left out only of the table that includes it.
@@ -106,6 +110,8 @@ def test_every_kind_of_cell_is_written_as_before(owned_example_study: Study) -> 
     assert "age" in tidy_table(study).columns
     assert "age" not in tidy_table(study, include_incomplete=True).columns
     text = tidy_csv(study)
+    assert '"P""2"' in text and ',"\'=1+1\n"' in text
+    assert '"Pro ""Evo"", 2\r\nx"' in text and ',"so, so"' in text
     assert f"'{CALC}" in text and "''+quoted" in text and "'-P1" in text and ",'@SUM(1)" in text
 
 
