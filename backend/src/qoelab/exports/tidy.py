@@ -295,9 +295,10 @@ def tidy_table(
     items = [item["key"] for item in study.rating_items]
     numeric = frozenset(q["key"] for q in study.questionnaire if q.get("kind") == "integer")
     answers = _answers(study)
-    sessions = {
-        pk: rest
-        for pk, *rest in Session.objects.filter(study=study).values_list(
+    # Session id → participant code, age, skill, game name, game pace.
+    sessions: dict[int, tuple[str, int | None, str, str, str]] = {
+        pk: (code, age, skill, game, pace)
+        for pk, code, age, skill, game, pace in Session.objects.filter(study=study).values_list(
             "id",
             "participant__code",
             "participant__age",
@@ -385,8 +386,10 @@ def tidy_table(
         if candidates and all(cells[column] != "" for cells in candidates.values())
     ]
     trailers: dict[int, _Part] = {}
-    for session_id, cells in candidates.items():
-        trailer = _part(tuple(cells[column] for column in factors_kept), factors_kept, numeric)
+    for session_id, session_cells in candidates.items():
+        trailer = _part(
+            tuple(session_cells[column] for column in factors_kept), factors_kept, numeric
+        )
         # The comma before the trailer; no trailer (no factor column): nothing.
         trailers[session_id] = _Part(trailer.cells, "," + trailer.text if factors_kept else "")
     heads: dict[tuple[int, int], _Part] = {}
