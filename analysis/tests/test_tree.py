@@ -14,9 +14,12 @@ from hypothesis import strategies as st
 from qoe_analysis.report import factor_frame
 from qoe_analysis.tree import (
     TreeNode,
+    column_arrays,
+    constant_column,
     fit_rep_tree,
     predict,
     predict_proba,
+    predict_proba_columns,
     reduced_error_prune,
 )
 from qoe_analysis.tree_rules import rule_matches, tree_rules
@@ -163,3 +166,53 @@ def test_predictions_consistent_with_rules(
         assert np.all(predicted[mask] == label)
         assert np.allclose(proba[mask], rule["p_acceptable"])
     assert np.all(covered == 1)  # the rules partition the input space
+
+
+def _walk(node: TreeNode, row: dict[str, Any]) -> float:
+    """Reference: one row down the tree, node by node."""
+    while not node.is_leaf:
+        assert node.left is not None and node.right is not None
+        value = row[node.feature]
+        go_left = value <= node.threshold if node.numeric else str(value) != node.category
+        node = node.left if go_left else node.right
+    return node.p_acceptable
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([0.0, 25.0, 50.0, 100.0, 200.0]),
+            st.sampled_from([0.0, 0.5, 1.0, 3.0]),
+            st.sampled_from(["fast", "medium", "slow"]),
+            st.booleans(),
+        ),
+        min_size=6,
+        max_size=120,
+    ),
+    st.integers(0, 3),
+    st.lists(
+        st.tuples(
+            st.sampled_from([-1.0, 0.0, 37.5, 100.0, 1e9, float("nan")]),
+            st.sampled_from([0.0, 0.75, 2.0, float("nan")]),
+            st.sampled_from(["fast", "medium", "slow", "unseen"]),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+)
+def test_level_wise_prediction_equals_the_node_walk(
+    rows: list[tuple[float, float, str, bool]],
+    seed: int,
+    queries: list[tuple[float, float, str]],
+) -> None:
+    frame = pd.DataFrame(rows, columns=["delay", "loss", "pace", "y"])
+    y = frame.pop("y").to_numpy().astype(int)
+    root = fit_rep_tree(frame, y, seed=seed)
+    query = pd.DataFrame(queries, columns=["delay", "loss", "pace"])
+    expected = [_walk(root, row) for row in query.to_dict("records")]
+    np.testing.assert_array_equal(predict_proba(root, query), expected)
+    columns = column_arrays(query)
+    columns["delay"] = constant_column(np.float64(37.5), len(query))
+    expected = [_walk(root, {**row, "delay": 37.5}) for row in query.to_dict("records")]
+    np.testing.assert_array_equal(predict_proba_columns(root, columns, len(query)), expected)

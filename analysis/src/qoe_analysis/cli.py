@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from qoe_analysis import __version__
+from qoe_analysis.json_text import json_pieces
 from qoe_analysis.scales import Sidecar, parse_sidecar
 
 # Only the standard library and stdlib-only modules at import time: pandas, SciPy and
@@ -243,11 +244,22 @@ def _analyze(args: argparse.Namespace) -> int:
         raise
     except ValueError as exc:  # the acceptance rule against the rated items
         raise SidecarError(str(exc)) from None
-    text = json.dumps(doc, indent=args.indent, allow_nan=False)
-    sys.stdout.write(text + "\n")
-    if args.out is not None:
+    del table  # the ratings are not needed for the output: free them before it is built
+    if args.out is None:
+        for piece in json_pieces(doc, indent=args.indent):
+            sys.stdout.write(piece)
+        sys.stdout.write("\n")
+    else:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "analysis.json").write_text(text + "\n", encoding="utf-8")
+        target = args.out / "analysis.json"
+        partial = target.with_name(target.name + ".partial")
+        with partial.open("w", encoding="utf-8") as fh:
+            for piece in json_pieces(doc, indent=args.indent):
+                sys.stdout.write(piece)
+                fh.write(piece)
+            sys.stdout.write("\n")
+            fh.write("\n")
+        partial.replace(target)  # a reader never sees half a document
         _write_tables(doc, args.out)
         if not args.no_plots:
             from qoe_analysis.plots import write_plots

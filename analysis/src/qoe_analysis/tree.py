@@ -38,9 +38,12 @@ if TYPE_CHECKING:
 __all__ = [
     "CLASS_NAMES",
     "TreeNode",
+    "column_arrays",
+    "constant_column",
     "fit_rep_tree",
     "predict",
     "predict_proba",
+    "predict_proba_columns",
     "reduced_error_prune",
 ]
 
@@ -317,10 +320,102 @@ def fit_rep_tree(
 
 def predict_proba(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.float64]]:
     """P(acceptable) of the leaf each row falls into."""
-    out = np.full(len(factors), np.nan)
-    for node, idx in _route(root, _columns(factors), np.arange(len(factors))):
-        if node.is_leaf:
-            out[idx] = node.p_acceptable
+    return predict_proba_columns(root, _columns(factors), len(factors))
+
+
+def column_arrays(frame: pd.DataFrame) -> Columns:
+    """The arrays the tree routes on: float64 per numeric column, ``str`` objects else."""
+    return _columns(frame)
+
+
+def constant_column(value: Any, n_rows: int) -> np.ndarray[Any, Any]:
+    """The routing array of a column set to ``value`` on every row: what
+    :func:`column_arrays` gives for ``frame[column] = value`` (a number other than a bool
+    becomes a float64 column, anything else its ``str``)."""
+    if isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    ):
+        return np.full(n_rows, float(value))
+    return np.full(n_rows, str(value), dtype=object)
+
+
+def predict_proba_columns(
+    root: TreeNode, columns: Columns, n_rows: int
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """:func:`predict_proba` of rows given as routing arrays (:func:`column_arrays`).
+
+    The rows descend one tree level per step, all at once (the same tests as
+    :func:`_route`: numeric left ⇔ x ≤ threshold, nominal left ⇔ x ≠ category), so the
+    cost grows with the depth, not with the number of nodes: the threshold search
+    (:func:`qoe_analysis.thresholds.tree_threshold`) predicts a few hundred times."""
+    nodes = _preorder(root)
+    used: dict[str, bool] = {
+        node.feature: node.numeric for node in nodes if node.feature is not None
+    }
+    if any(
+        feature not in columns or (columns[feature].dtype == object) == numeric
+        for feature, numeric in used.items()
+    ):  # a column of another kind than its splits: the node-by-node walk decides
+        out = np.full(n_rows, np.nan)
+        for node, idx in _route(root, columns, np.arange(n_rows)):
+            if node.is_leaf:
+                out[idx] = node.p_acceptable
+        return out
+    index = {id(node): i for i, node in enumerate(nodes)}
+    features = list(used)
+    feature_of = np.zeros(len(nodes), dtype=np.intp)
+    threshold = np.full(len(nodes), np.nan)
+    category = np.full(len(nodes), -1.0)
+    numeric = np.zeros(len(nodes), dtype=bool)
+    left = np.full(len(nodes), -1, dtype=np.intp)
+    right = np.full(len(nodes), -1, dtype=np.intp)
+    leaf_p = np.full(len(nodes), np.nan)
+    codes: dict[str, dict[str, int]] = {f: {} for f in features}
+    for i, node in enumerate(nodes):
+        if node.is_leaf or node.left is None or node.right is None:
+            leaf_p[i] = node.p_acceptable
+            continue
+        assert node.feature is not None
+        feature_of[i] = features.index(node.feature)
+        numeric[i] = node.numeric
+        if node.numeric:
+            threshold[i] = node.threshold
+        else:
+            known = codes[node.feature]
+            category[i] = known.setdefault(str(node.category), len(known))
+        left[i], right[i] = index[id(node.left)], index[id(node.right)]
+    # one float matrix: numeric columns as they are, nominal ones as the code of their
+    # value among the tree's categories (-2 for a value no split names)
+    x = np.empty((n_rows, len(features)))
+    for j, feature in enumerate(features):
+        if used[feature]:
+            x[:, j] = columns[feature]
+        else:
+            known = codes[feature]
+            x[:, j] = [known.get(value, -2) for value in columns[feature]]
+    at = np.zeros(n_rows, dtype=np.intp)
+    rows = np.arange(n_rows)
+    with np.errstate(invalid="ignore"):
+        while rows.size:
+            node_at = at[rows]
+            inner = left[node_at] >= 0
+            rows, node_at = rows[inner], node_at[inner]
+            values = x[rows, feature_of[node_at]]
+            go_left = np.where(
+                numeric[node_at], values <= threshold[node_at], values != category[node_at]
+            )
+            at[rows] = np.where(go_left, left[node_at], right[node_at])
+    return leaf_p[at]
+
+
+def _preorder(root: TreeNode) -> list[TreeNode]:
+    out: list[TreeNode] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if not node.is_leaf and node.left is not None and node.right is not None:
+            stack += [node.right, node.left]
     return out
 
 

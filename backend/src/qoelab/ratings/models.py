@@ -9,7 +9,11 @@ from qoelab.studies.models import Scenario
 
 
 class Rating(models.Model):
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="ratings")
+    # No index of its own: the unique constraints below lead with session_id, so their
+    # btrees serve every lookup by session; a separate one only cost the import (issue 16).
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     #: The (immutable) scenario row that was played.
     scenario = models.ForeignKey(Scenario, on_delete=models.PROTECT, related_name="ratings")
     #: Index of the scenario in the session's order, and its round (2 = retest).
