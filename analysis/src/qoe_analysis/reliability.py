@@ -46,11 +46,12 @@ from qoe_analysis.scenario_groups import (
 )
 from qoe_analysis.tabular import column_codes, group_codes
 
-# SciPy and scikit-learn are imported inside the functions that use them: importing
-# qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
+# Ranks are computed with numpy (average_ranks), not scipy.stats.rankdata: importing
+# scipy.stats costs ~0.6 s, see docs/performance.md.
 
 __all__ = [
     "FACTOR_GROUPS",
+    "average_ranks",
     "ScenarioGroup",
     "group_name",
     "grouped_pearson",
@@ -187,6 +188,35 @@ def intra_rater_reliability(
     return out
 
 
+def average_ranks(matrix: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """Ranks 1..m within each row of a 2-D array, ties given the mean of their ranks.
+
+    The rule of ``scipy.stats.rankdata(matrix, axis=1)`` (``method="average"``; a row with a
+    NaN becomes all NaN, its ``nan_policy="propagate"``), computed with numpy so that the
+    analysis does not import scipy.stats. A tie group occupying sorted positions s..e
+    (0-based) gets rank (s + e)/2 + 1, a multiple of ½, so the result is exact and equal to
+    SciPy's bit for bit (tests/test_reliability.py compares them).
+    """
+    values = np.asarray(matrix, dtype=np.float64)
+    n_rows, m = values.shape
+    ranks = np.empty((n_rows, m), dtype=np.float64)
+    if m == 0:
+        return ranks
+    order = np.argsort(values, axis=1, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=1)
+    positions = np.broadcast_to(np.arange(m), (n_rows, m))
+    new_group = np.ones((n_rows, m), dtype=bool)
+    new_group[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    # first and last sorted position of each element's tie group
+    start = np.maximum.accumulate(np.where(new_group, positions, 0), axis=1)
+    ends_group = np.ones((n_rows, m), dtype=bool)
+    ends_group[:, :-1] = new_group[:, 1:]
+    end = np.minimum.accumulate(np.where(ends_group, positions, m - 1)[:, ::-1], axis=1)[:, ::-1]
+    np.put_along_axis(ranks, order, (start + end) / 2.0 + 1.0, axis=1)
+    ranks[np.isnan(values).any(axis=1)] = np.nan
+    return ranks
+
+
 def unit_rank_vectors(
     matrix: np.ndarray[Any, Any],
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, np.dtype[np.bool_]]]:
@@ -197,9 +227,7 @@ def unit_rank_vectors(
     """
     if matrix.size == 0:
         return np.zeros(matrix.shape), np.zeros(matrix.shape[0], dtype=bool)
-    from scipy import stats  # type: ignore[import-untyped]
-
-    ranks = stats.rankdata(matrix, axis=1)
+    ranks = average_ranks(matrix)
     centred = ranks - ranks.mean(axis=1, keepdims=True)
     norm = np.sqrt((centred**2).sum(axis=1))
     usable = norm > 1e-12
