@@ -38,10 +38,13 @@ if TYPE_CHECKING:
 __all__ = [
     "CLASS_NAMES",
     "TreeNode",
+    "constant_column",
     "fit_rep_tree",
     "predict",
     "predict_proba",
+    "predict_proba_columns",
     "reduced_error_prune",
+    "routing_columns",
 ]
 
 #: Class labels by class index (0 = not acceptable, 1 = acceptable).
@@ -315,13 +318,37 @@ def fit_rep_tree(
     return _build_nodes(clf, meta, enc[rows], counts, is_leaf)
 
 
-def predict_proba(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """P(acceptable) of the leaf each row falls into."""
-    out = np.full(len(factors), np.nan)
-    for node, idx in _route(root, _columns(factors), np.arange(len(factors))):
+def routing_columns(frame: pd.DataFrame) -> Columns:
+    """The column arrays prediction routes on (float64 if numeric, else ``str`` objects),
+    for :func:`predict_proba_columns`."""
+    return _columns(frame)
+
+
+def constant_column(value: Any, n: int) -> np.ndarray[Any, Any]:
+    """The routing array of a column set to one scalar (``frame[c] = value`` followed by
+    :func:`routing_columns`): float64 for a number, else ``str(value)`` (also for a bool,
+    whose pandas column is converted with ``astype(str)``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        return np.full(n, str(value), dtype=object)
+    return np.full(n, float(value), dtype=np.float64)
+
+
+def predict_proba_columns(
+    root: TreeNode, columns: Columns, n: int
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """P(acceptable) of the leaf each of the ``n`` rows of ``columns`` falls into."""
+    out = np.full(n, np.nan)
+    for node, idx in _route(root, columns, np.arange(n)):
         if node.is_leaf:
             out[idx] = node.p_acceptable
     return out
+
+
+def predict_proba(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """P(acceptable) of the leaf each row falls into."""
+    return predict_proba_columns(root, _columns(factors), len(factors))
 
 
 def predict(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.int64]]:
