@@ -51,8 +51,8 @@ from qoe_analysis.tabular import column_codes, group_codes
 
 __all__ = [
     "FACTOR_GROUPS",
-    "average_ranks",
     "ScenarioGroup",
+    "average_ranks",
     "group_name",
     "grouped_pearson",
     "inter_rater_agreement",
