@@ -202,16 +202,20 @@ def average_ranks(matrix: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.f
     ranks = np.empty((n_rows, m), dtype=np.float64)
     if m == 0:
         return ranks
-    order = np.argsort(values, axis=1, kind="stable")
+    # any sort order will do: tied values get the same (average) rank
+    order = np.argsort(values, axis=1)
     ordered = np.take_along_axis(values, order, axis=1)
-    positions = np.broadcast_to(np.arange(m), (n_rows, m))
-    new_group = np.ones((n_rows, m), dtype=bool)
-    new_group[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    new_group = np.empty((n_rows, m), dtype=bool)
+    new_group[:, 0] = True
+    np.not_equal(ordered[:, 1:], ordered[:, :-1], out=new_group[:, 1:])
+    positions = np.arange(m, dtype=np.float64)
     # first and last sorted position of each element's tie group
-    start = np.maximum.accumulate(np.where(new_group, positions, 0), axis=1)
-    ends_group = np.ones((n_rows, m), dtype=bool)
+    start = np.maximum.accumulate(np.where(new_group, positions, 0.0), axis=1)
+    ends_group = np.empty((n_rows, m), dtype=bool)
+    ends_group[:, -1] = True
     ends_group[:, :-1] = new_group[:, 1:]
-    end = np.minimum.accumulate(np.where(ends_group, positions, m - 1)[:, ::-1], axis=1)[:, ::-1]
+    last = np.where(ends_group, positions, m - 1.0)[:, ::-1]
+    end = np.minimum.accumulate(last, axis=1)[:, ::-1]
     np.put_along_axis(ranks, order, (start + end) / 2.0 + 1.0, axis=1)
     ranks[np.isnan(values).any(axis=1)] = np.nan
     return ranks
