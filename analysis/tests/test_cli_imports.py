@@ -55,3 +55,23 @@ def test_the_public_api_still_resolves_lazily() -> None:
     # analyze needs scikit-learn and SciPy only when it runs, not when it is imported
     assert loaded["pandas"] is True
     assert not any(loaded[m] for m in HEAVY), loaded
+
+
+def test_condition_statistics_and_rater_agreement_do_not_import_scipy_stats() -> None:
+    # the t quantile (scipy.special.stdtrit), the normal quantile of the Fieller CI
+    # (scipy.special.ndtri) and the average ranks (numpy) replace scipy.stats, whose import
+    # costs ~0.6 s; scikit-learn, still used by the tree and the logistic model, imports it
+    # itself (docs/performance.md), so this pins the sections that no longer need it
+    ratings = SRC.parents[1] / "fixtures" / "synthetic" / "dissertation_shape" / "ratings.csv"
+    statement = (
+        "import sys; from qoe_analysis import load_ratings; "
+        "from qoe_analysis.conditions import condition_table; "
+        "from qoe_analysis.reliability import inter_rater_agreement, scenario_groups; "
+        "from qoe_analysis.logistic_model import fieller_ratio_interval; "
+        f"t = load_ratings({str(ratings)!r}); "
+        "condition_table(t); inter_rater_agreement(t, scenario_groups(t)); "
+        "fieller_ratio_interval(2.0, -1.0, 0.1, 0.01, 0.0); "
+        "assert 'scipy.stats' not in sys.modules and 'sklearn' not in sys.modules, "
+        "sorted(m for m in sys.modules if m.startswith(('scipy.stats', 'sklearn')))"
+    )
+    _modules_after(statement)

@@ -12,6 +12,7 @@ from qoe_analysis.conditions import (
     mos_confidence_interval,
     rating_histograms,
     summarise_histograms,
+    t_quantile,
 )
 from scipy import stats
 
@@ -39,6 +40,17 @@ def test_matches_scipy_t_interval() -> None:
         ref = stats.t.interval(0.95, n - 1, loc=x.mean(), scale=stats.sem(x))
         assert mos == pytest.approx(x.mean())
         assert (low, high) == pytest.approx(ref, rel=1e-12)
+
+
+@pytest.mark.parametrize("level", [0.9, 0.95, 0.99])
+def test_t_quantile_is_scipy_t_ppf_bit_for_bit(level: float) -> None:
+    # the analysis takes t from scipy.special (no scipy.stats import); the JSON shows the
+    # CI to the last bit, so the quantile must be exactly scipy.stats.t.ppf's
+    q = (1.0 + level) / 2.0
+    df = np.concatenate([np.arange(1.0, 2001.0), [1e4, 1e5, 1e6, 0.5, 2.5]])
+    np.testing.assert_array_equal(t_quantile(q, df), stats.t.ppf(q, df))
+    for n in (2, 3, 10, 31, 1000):
+        assert t_quantile(q, n - 1) == float(stats.t.ppf(q, n - 1))
 
 
 def test_student_t_is_wider_than_bt500_normal_for_small_n() -> None:

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from qoe_analysis.design import DISSERTATION_SCENARIOS
 from qoe_analysis.reliability import (
+    average_ranks,
     grouped_pearson,
     inter_rater_agreement,
     intra_rater_reliability,
@@ -39,6 +40,19 @@ PERFECT = [5, 4, 3, 2, 4, 3, 1, 1, 3, 2]
 TIES = [4, 4, 2, 1, 4, 2, 1, 1, 3, 2]
 RANDOM = [2, 5, 1, 4, 3, 5, 1, 1, 3, 2]
 FLAT = [3] * 10
+
+
+def test_average_ranks_is_scipy_rankdata_bit_for_bit() -> None:
+    # ratings have many ties (5-point scale) and sometimes a missing cell (NaN row)
+    rng = np.random.default_rng(16)
+    for rows, cols, levels in [(50, 1, 5), (200, 9, 5), (100, 30, 3), (20, 7, 1000), (10, 4, 2)]:
+        m = rng.integers(1, levels + 1, (rows, cols)).astype(np.float64)
+        m[rng.random((rows, cols)) < 0.02] = np.nan
+        m[0] = 3.0  # a constant row
+        np.testing.assert_array_equal(average_ranks(m), stats.rankdata(m, axis=1))
+    continuous = rng.normal(size=(30, 11))
+    np.testing.assert_array_equal(average_ranks(continuous), stats.rankdata(continuous, axis=1))
+    assert average_ranks(np.zeros((3, 0))).shape == (3, 0)
 
 
 def test_scenario_groups_from_conditions() -> None:

@@ -32,6 +32,18 @@ def test_saturated_two_level_model_hand_computed() -> None:
     assert result["ci95_low"] < result["value"] < result["ci95_high"]
 
 
+@pytest.mark.parametrize("level", [0.8, 0.9, 0.95, 0.99])
+def test_fieller_uses_the_scipy_stats_normal_quantile_bit_for_bit(level: float) -> None:
+    # the quantile comes from scipy.special.ndtri (no scipy.stats import): the interval
+    # must be the one computed with scipy.stats.norm.ppf, to the last bit
+    num, den, vn, vd, c = 2.0, -1.5, 0.04, 0.01, 0.003
+    z2 = float(stats.norm.ppf((1.0 + level) / 2.0)) ** 2
+    a, b = den**2 - z2 * vd, 2.0 * (num * den - z2 * c)
+    root = np.sqrt(b * b - 4.0 * a * (num**2 - z2 * vn))
+    expected = ((-b - root) / (2.0 * a), (-b + root) / (2.0 * a))
+    assert fieller_ratio_interval(num, den, vn, vd, c, level) == tuple(sorted(expected))
+
+
 def test_fieller_close_to_delta_method_when_slope_is_precise() -> None:
     num, den, vn, vd, c = 3.0, -2.0, 0.01, 0.0004, 0.0
     lo, hi = fieller_ratio_interval(num, den, vn, vd, c)

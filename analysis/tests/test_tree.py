@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from qoe_analysis.report import factor_frame
 from qoe_analysis.tree import (
     TreeNode,
-    column_arrays,
     constant_column,
     fit_rep_tree,
     predict,
     predict_proba,
     predict_proba_columns,
     reduced_error_prune,
+    routing_columns,
 )
 from qoe_analysis.tree_rules import rule_matches, tree_rules
 
@@ -212,7 +212,7 @@ def test_level_wise_prediction_equals_the_node_walk(
     query = pd.DataFrame(queries, columns=["delay", "loss", "pace"])
     expected = [_walk(root, row) for row in query.to_dict("records")]
     np.testing.assert_array_equal(predict_proba(root, query), expected)
-    columns = column_arrays(query)
+    columns = routing_columns(query)
     columns["delay"] = constant_column(np.float64(37.5), len(query))
     expected = [_walk(root, {**row, "delay": 37.5}) for row in query.to_dict("records")]
     np.testing.assert_array_equal(predict_proba_columns(root, columns, len(query)), expected)

@@ -27,8 +27,10 @@ from qoe_analysis.design import ACR_MAX, ACR_MIN, GAME, RATING, SCENARIO
 from qoe_analysis.scales import default_scale, gob_cut, pow_cut, scale_points
 from qoe_analysis.tabular import group_codes
 
-# SciPy and scikit-learn are imported inside the functions that use them: importing
-# qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
+# scipy.special is imported inside the functions that use them: importing qoe_analysis
+# (and the CLI) stays cheap. The Student t quantile comes from scipy.special.stdtrit, not
+# scipy.stats.t.ppf: the same number (t.ppf(q, df) computes stdtrit(df, q) · 1 + 0) without
+# the ~0.6 s import of scipy.stats, see docs/performance.md.
 
 __all__ = [
     "ALL_GAMES",
@@ -36,10 +38,22 @@ __all__ = [
     "mos_confidence_interval",
     "rating_histograms",
     "summarise_histograms",
+    "t_quantile",
 ]
 
 ALL_GAMES = "all"
 _ACR5 = default_scale("acr5")
+
+
+def t_quantile(q: float, df: Any) -> Any:
+    """Student t quantile t(q, df) (inverse CDF) for 0 < q < 1 and df > 0: Cephes ``stdtrit``
+    via ``scipy.special.stdtrit(df, q)``, the function ``scipy.stats.t.ppf`` evaluates
+    (bit-identical results; tests/test_conditions.py compares them). A float for a scalar
+    ``df``, an array for an array."""
+    from scipy.special import stdtrit  # type: ignore[import-untyped]
+
+    out = stdtrit(df, q)
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def mos_confidence_interval(
@@ -56,9 +70,7 @@ def mos_confidence_interval(
     mos = float(x.mean())
     if n < 2:
         return (mos, float("nan"), float("nan"))
-    from scipy import stats  # type: ignore[import-untyped]
-
-    half = float(stats.t.ppf((1.0 + level) / 2.0, n - 1)) * float(x.std(ddof=1)) / np.sqrt(n)
+    half = t_quantile((1.0 + level) / 2.0, n - 1) * float(x.std(ddof=1)) / np.sqrt(n)
     return (mos, mos - half, mos + half)
 
 
@@ -89,10 +101,9 @@ def _summary_frame(
 ) -> pd.DataFrame:
     """The summary columns per group: n, MOS, SOS, the CI MOS ± t(1 − α/2, n − 1)·SOS/√n
     (P.1401 §7.3; none for n = 1), %GoB and %PoW (``gob``/``pow_`` given as fractions)."""
-    from scipy import stats
-
     with np.errstate(invalid="ignore", divide="ignore"):
-        tq = np.where(n > 1, stats.t.ppf((1.0 + level) / 2.0, np.maximum(n - 1, 1)), np.nan)
+        df = np.maximum(n - 1, 1).astype(np.float64)
+        tq = np.where(n > 1, t_quantile((1.0 + level) / 2.0, df), np.nan)
         half = tq * sos / np.sqrt(n)
     return pd.DataFrame(
         {

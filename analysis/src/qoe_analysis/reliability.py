@@ -46,12 +46,13 @@ from qoe_analysis.scenario_groups import (
 )
 from qoe_analysis.tabular import column_codes, group_codes
 
-# SciPy and scikit-learn are imported inside the functions that use them: importing
-# qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
+# Ranks are computed with numpy (average_ranks), not scipy.stats.rankdata: importing
+# scipy.stats costs ~0.6 s, see docs/performance.md.
 
 __all__ = [
     "FACTOR_GROUPS",
     "ScenarioGroup",
+    "average_ranks",
     "group_name",
     "grouped_pearson",
     "inter_rater_agreement",
@@ -187,6 +188,39 @@ def intra_rater_reliability(
     return out
 
 
+def average_ranks(matrix: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """Ranks 1..m within each row of a 2-D array, ties given the mean of their ranks.
+
+    The rule of ``scipy.stats.rankdata(matrix, axis=1)`` (``method="average"``; a row with a
+    NaN becomes all NaN, its ``nan_policy="propagate"``), computed with numpy so that the
+    analysis does not import scipy.stats. A tie group occupying sorted positions s..e
+    (0-based) gets rank (s + e)/2 + 1, a multiple of ½, so the result is exact and equal to
+    SciPy's bit for bit (tests/test_reliability.py compares them).
+    """
+    values = np.asarray(matrix, dtype=np.float64)
+    n_rows, m = values.shape
+    ranks = np.empty((n_rows, m), dtype=np.float64)
+    if m == 0:
+        return ranks
+    # any sort order will do: tied values get the same (average) rank
+    order = np.argsort(values, axis=1)
+    ordered = np.take_along_axis(values, order, axis=1)
+    new_group = np.empty((n_rows, m), dtype=bool)
+    new_group[:, 0] = True
+    np.not_equal(ordered[:, 1:], ordered[:, :-1], out=new_group[:, 1:])
+    positions = np.arange(m, dtype=np.float64)
+    # first and last sorted position of each element's tie group
+    start = np.maximum.accumulate(np.where(new_group, positions, 0.0), axis=1)
+    ends_group = np.empty((n_rows, m), dtype=bool)
+    ends_group[:, -1] = True
+    ends_group[:, :-1] = new_group[:, 1:]
+    last = np.where(ends_group, positions, m - 1.0)[:, ::-1]
+    end = np.minimum.accumulate(last, axis=1)[:, ::-1]
+    np.put_along_axis(ranks, order, (start + end) / 2.0 + 1.0, axis=1)
+    ranks[np.isnan(values).any(axis=1)] = np.nan
+    return ranks
+
+
 def unit_rank_vectors(
     matrix: np.ndarray[Any, Any],
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, np.dtype[np.bool_]]]:
@@ -197,9 +231,7 @@ def unit_rank_vectors(
     """
     if matrix.size == 0:
         return np.zeros(matrix.shape), np.zeros(matrix.shape[0], dtype=bool)
-    from scipy import stats  # type: ignore[import-untyped]
-
-    ranks = stats.rankdata(matrix, axis=1)
+    ranks = average_ranks(matrix)
     centred = ranks - ranks.mean(axis=1, keepdims=True)
     norm = np.sqrt((centred**2).sum(axis=1))
     usable = norm > 1e-12

@@ -8,6 +8,7 @@ modules; this module only selects rows and arranges the output.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,7 @@ from qoe_analysis.conditions import condition_table
 from qoe_analysis.design import GAME, PACE, RATER, REQUIRED_COLUMNS, SCENARIO, SESSION
 from qoe_analysis.information_gain import rapidminer_weights, weka_weights
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
-from qoe_analysis.items import split_items
+from qoe_analysis.items import ItemTables, split_items
 from qoe_analysis.jsonable import json_ready
 from qoe_analysis.p913 import R1_THRESHOLD, R2_THRESHOLD
 from qoe_analysis.per_item import (
@@ -81,6 +82,28 @@ def factor_frame(table: pd.DataFrame) -> pd.DataFrame:
     return table[[*columns, *extra]]
 
 
+def _bare(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame (a shallow copy) without ``attrs``."""
+    out = frame.copy(deep=False)
+    out.attrs = {}
+    return out
+
+
+def _without_attrs(split: ItemTables) -> ItemTables:
+    """The item tables without the validation's ``attrs`` (sidecar, weak reference).
+
+    pandas deep-copies ``attrs`` into every frame derived from one (``__finalize__``), a
+    few hundred times per analysis (~0.1 s of a 1,200-rating run); once the sidecar is
+    read, the analysis needs them no more. Shallow copies: the caller's frame keeps its
+    ``attrs``.
+    """
+    return dataclasses.replace(
+        split,
+        tables={key: _bare(frame) for key, frame in split.tables.items()},
+        long=_bare(split.long),
+    )
+
+
 def agent_backends(table: pd.DataFrame) -> dict[str, int] | None:
     """Ratings per agent backend (``agent_backend``; "" = unknown), None without the column."""
     if AGENT_BACKEND not in table.columns:
@@ -133,7 +156,7 @@ def analyze(
     # one validation pass: the table load_ratings/validate_ratings returned is used as is
     long_table = df if is_validated(df, sidecar) else validate_ratings(df, sidecar=sidecar)
     sidecar = table_sidecar(long_table)
-    split = split_items(long_table, sidecar)
+    split = _without_attrs(split_items(long_table, sidecar))
     primary = primary_item([sidecar.item(k) for k in split.rated_keys])
     acceptance = resolve_acceptance(sidecar, primary, acceptable_from, split.rated_keys)
     acceptable_from = acceptance.get("min", 1)

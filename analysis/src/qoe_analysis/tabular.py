@@ -6,7 +6,6 @@ are combined by a mixed-radix key, refactorised so that codes are 0..G−1.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -71,7 +70,11 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     for c in columns:
         values = frame[c].to_numpy()
         if values.dtype.kind == "f":
-            arrays.append([None if not math.isfinite(v) else v for v in values.tolist()])
+            # non-finite → None, located with one vectorised test instead of a call per cell
+            cells = values.tolist()
+            for i in np.flatnonzero(~np.isfinite(values)).tolist():
+                cells[i] = None
+            arrays.append(cells)
         else:
             arrays.append(values.tolist())
     return [dict(zip(columns, row, strict=True)) for row in zip(*arrays, strict=True)]

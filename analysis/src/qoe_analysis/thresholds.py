@@ -45,7 +45,13 @@ from qoe_analysis.design import DS_DELAY, DS_LOSS, NETWORK_FACTORS, PACE, US_DEL
 from qoe_analysis.logistic_model import LogisticFit, fit_logistic, linear_threshold
 from qoe_analysis.study_factors import baseline_levels, factor_of, kpi_columns
 from qoe_analysis.tabular import group_codes
-from qoe_analysis.tree import TreeNode, column_arrays, constant_column, predict_proba_columns
+from qoe_analysis.tree import (
+    Columns,
+    TreeNode,
+    constant_column,
+    predict_proba_columns,
+    routing_columns,
+)
 
 __all__ = [
     "DIRECTIONS",
@@ -120,6 +126,7 @@ def tree_threshold(
     columns: tuple[str, ...],
     tested: np.ndarray[Any, Any],
     baseline: dict[str, Any] | None = None,
+    routing: Columns | None = None,
 ) -> dict[str, Any]:
     """Largest acceptable value along ``columns`` (others at baseline) according to the tree.
 
@@ -127,7 +134,8 @@ def tree_threshold(
     the impairment columns are overwritten). ``baseline`` maps every impairment column of
     the tree to its baseline level; by default the four table-4.1 columns at 0. The search
     starts at the baseline of ``columns[0]``. Returns value (a split point or None), the
-    bracket of tested levels around it and a status.
+    bracket of tested levels around it and a status. ``routing`` may pass precomputed
+    ``routing_columns(profiles)``.
     """
     if baseline is None:
         baseline = {c: 0.0 for c in NETWORK_FACTORS if c in profiles.columns}
@@ -135,10 +143,10 @@ def tree_threshold(
     splits = sorted(s for s in _tree_splits(root, columns) if s >= start)
     grid = sorted({start, *splits, *(np.nextafter(s, np.inf) for s in splits)})
     w = np.asarray(profile_weights, dtype=np.float64)
+    # the profiles' routing arrays once; per grid point only the impairment columns change
+    # (a DataFrame copy and conversion per point made this most of a small study's CPU)
     n = len(profiles)
-    # The profiles' routing arrays once; per grid value only the overwritten columns change
-    # (a frame copy per grid value was most of the analysis of 1,000 participants).
-    fixed = column_arrays(profiles)
+    fixed = routing_columns(profiles) if routing is None else routing
     p_acc = []
     for v in grid:
         query = dict(fixed)
@@ -205,14 +213,42 @@ def logistic_models(
     return fits
 
 
-def _varied_alone(rows: pd.DataFrame, columns: tuple[str, ...], baseline: dict[str, Any]) -> bool:
+class _PaceRows:
+    """The profile rows of one pace class, with the per-column arrays the thresholds read
+    (float values, "at baseline" masks) converted once instead of once per direction × KPI.
+    """
+
+    def __init__(self, rows: pd.DataFrame, baseline: dict[str, Any]) -> None:
+        self.rows = rows
+        self.baseline = baseline
+        self._values: dict[str, np.ndarray[Any, Any]] = {}
+        self._at_base: dict[str, np.ndarray[Any, Any]] = {}
+
+    def values(self, columns: tuple[str, ...]) -> np.ndarray[Any, Any]:
+        """``rows[list(columns)].to_numpy(dtype=np.float64)``."""
+        for column in columns:
+            if column not in self._values:
+                self._values[column] = self.rows[column].to_numpy(dtype=np.float64)
+        return np.column_stack([self._values[c] for c in columns]).reshape(
+            len(self.rows), len(columns)
+        )
+
+    def at_base(self, column: str) -> np.ndarray[Any, Any]:
+        """Rows whose ``column`` equals its baseline level (compared as Python objects)."""
+        if column not in self._at_base:
+            equal = self.rows[column].astype(object) == self.baseline[column]
+            self._at_base[column] = equal.to_numpy()
+        return self._at_base[column]
+
+
+def _varied_alone(rows: _PaceRows, columns: tuple[str, ...], baseline: dict[str, Any]) -> bool:
     """Whether some tested condition has these columns above their baseline (all equal)
     and every other impairment column at its baseline."""
     others = [c for c in baseline if c not in columns]
-    values = rows[list(columns)].to_numpy(dtype=np.float64)
-    at_base = np.ones(len(rows), dtype=bool)
+    values = rows.values(columns)
+    at_base = np.ones(len(values), dtype=bool)
     for column in others:
-        at_base &= (rows[column].astype(object) == baseline[column]).to_numpy()
+        at_base &= rows.at_base(column)
     alone = (
         at_base
         & (values[:, 0] > float(baseline[columns[0]]))
@@ -328,6 +364,8 @@ def kpi_thresholds(
         for column in impairments:
             rater_profiles[column] = baseline[column]
         rater_profiles = rater_profiles[list(factors.columns)]
+        routing = routing_columns(rater_profiles)
+        pace_rows = _PaceRows(rows, baseline)
         per_direction: dict[str, Any] = {}
         for direction in ("downstream", "upstream", "both"):
             entry: dict[str, Any] = {}
@@ -336,11 +374,13 @@ def kpi_thresholds(
                 if cols is None:
                     continue
                 start = float(baseline[cols[0]])
-                tested = np.unique(rows[list(cols)].to_numpy(dtype=np.float64))
-                tree = tree_threshold(root, rater_profiles, weights, cols, tested, baseline)
+                tested = np.unique(pace_rows.values(cols))
+                tree = tree_threshold(
+                    root, rater_profiles, weights, cols, tested, baseline, routing
+                )
                 vector = np.array([1.0 if c in cols else 0.0 for c in numeric])
                 logistic = _shift_logistic(linear_threshold(fit, vector), start)
-                alone = _varied_alone(rows, cols, baseline)
+                alone = _varied_alone(pace_rows, cols, baseline)
                 entry[key] = {
                     "tree": tree["value"],
                     "tree_tested_bracket": tree["tested_bracket"],

@@ -38,13 +38,13 @@ if TYPE_CHECKING:
 __all__ = [
     "CLASS_NAMES",
     "TreeNode",
-    "column_arrays",
     "constant_column",
     "fit_rep_tree",
     "predict",
     "predict_proba",
     "predict_proba_columns",
     "reduced_error_prune",
+    "routing_columns",
 ]
 
 #: Class labels by class index (0 = not acceptable, 1 = acceptable).
@@ -323,14 +323,14 @@ def predict_proba(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.d
     return predict_proba_columns(root, _columns(factors), len(factors))
 
 
-def column_arrays(frame: pd.DataFrame) -> Columns:
+def routing_columns(frame: pd.DataFrame) -> Columns:
     """The arrays the tree routes on: float64 per numeric column, ``str`` objects else."""
     return _columns(frame)
 
 
 def constant_column(value: Any, n_rows: int) -> np.ndarray[Any, Any]:
     """The routing array of a column set to ``value`` on every row: what
-    :func:`column_arrays` gives for ``frame[column] = value`` (a number other than a bool
+    :func:`routing_columns` gives for ``frame[column] = value`` (a number other than a bool
     becomes a float64 column, anything else its ``str``)."""
     if isinstance(value, int | float | np.integer | np.floating) and not isinstance(
         value, bool | np.bool_
@@ -342,7 +342,7 @@ def constant_column(value: Any, n_rows: int) -> np.ndarray[Any, Any]:
 def predict_proba_columns(
     root: TreeNode, columns: Columns, n_rows: int
 ) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """:func:`predict_proba` of rows given as routing arrays (:func:`column_arrays`).
+    """:func:`predict_proba` of rows given as routing arrays (:func:`routing_columns`).
 
     The rows descend one tree level per step, all at once (the same tests as
     :func:`_route`: numeric left ⇔ x ≤ threshold, nominal left ⇔ x ≠ category), so the
