@@ -70,9 +70,18 @@ class Agent:
         self._tree_ok = False  # the full tree was verified by the last apply
         self._record_cache: dict[str, Any] | None = None
         self._pid = os.getpid()  # recorded with every write; a system call each time
+        #: Called under :attr:`lock` with the lease's new deadline (agent clock; None: no
+        #: deadline) after every apply and renew: the server wakes its lease watcher from
+        #: here when the lease now ends before the watcher looks next.
+        self.on_lease_change: Callable[[float | None], None] | None = None
 
-    def _event(self, kind: str, **kw: Any) -> None:
-        self.events.append({"time": iso(self.wall()), "event": kind, **kw})
+    def _lease_changed(self) -> None:
+        if self.on_lease_change is not None:
+            self.on_lease_change(self.lease.deadline)
+
+    def _event(self, kind: str, *, at: float | None = None, **kw: Any) -> None:
+        """Record and log an event; ``at`` is its wall-clock time when already read."""
+        self.events.append({"time": iso(self.wall() if at is None else at), "event": kind, **kw})
         del self.events[:-100]
         log.info("%s %s", kind, kw)
 
@@ -122,7 +131,7 @@ class Agent:
         """
         if lease_seconds is not None and not 0 < lease_seconds <= self.max_lease:
             raise Conflict(f"lease_seconds must be > 0 and <= {self.max_lease:g}")
-        with self.lock:
+        with self.lock, self.backend.pinned():
             t0 = time.perf_counter()
             self.kernel.check_interfaces()
             params = {n: params_from_profile(profile.direction(n)) for n in DIRECTIONS}
@@ -166,9 +175,11 @@ class Agent:
                     },
                 )
             self._tree_ok = True
-            now_wall = self.wall()
+            # one reading of each clock for the lease, the record, the event and the
+            # answer (each reading is a system call under user-mode Linux)
+            now, now_wall = self.clock(), self.wall()
             self.applied_at = now_wall
-            self.lease.start(lease_seconds)
+            self.lease.start(lease_seconds, now, now_wall)
             # ownership did not change on a switch: no fsync needed for crash recovery
             self._write_record(
                 durable=mode == "build",
@@ -176,8 +187,9 @@ class Agent:
                 applied_at=now_wall,
                 lease_expires_at=self.lease.expires_wall,
             )
-            self._event("applied", mode=mode, lease_seconds=lease_seconds)
-            out = self._response(state, mode=mode)
+            self._lease_changed()
+            self._event("applied", at=now_wall, mode=mode, lease_seconds=lease_seconds)
+            out = self._response(state, mode=mode, now=now)
             out["apply_ms"] = round((time.perf_counter() - t0) * 1000, 3)
             return out
 
@@ -191,6 +203,7 @@ class Agent:
                 raise Conflict("no profile is applied; nothing to renew (PUT /v1/profile first)")
             self.lease.start(seconds)
             self._write_record(durable=False, lease_expires_at=self.lease.expires_wall)
+            self._lease_changed()
             return {
                 "lease_expires_at": iso(self.lease.expires_wall),
                 "lease_seconds": seconds,
@@ -243,7 +256,13 @@ class Agent:
         return result
 
     # --- reporting ---------------------------------------------------------------------
-    def _response(self, state: dict[str, Any], mode: str | None = None) -> dict[str, Any]:
+    def _response(
+        self, state: dict[str, Any], mode: str | None = None, now: float | None = None
+    ) -> dict[str, Any]:
+        """The profile answer; ``now`` is the agent clock's reading when already taken."""
+        remaining = None
+        if self.profile is not None:
+            remaining = self.lease.remaining(now)
         installed = None
         if state["complete"]:
             installed = {n: state["directions"][n]["profile"] for n in DIRECTIONS}
@@ -254,7 +273,7 @@ class Agent:
             "problems": state["problems"],
             "applied_at": iso(self.applied_at),
             "lease_expires_at": iso(self.lease.expires_wall),
-            "lease_seconds_remaining": self.seconds_to_expiry(),
+            "lease_seconds_remaining": remaining,
             **self.provenance(),
             "topology": self.topology.to_dict(),
             "unverifiable": [
@@ -282,7 +301,7 @@ class Agent:
         return out
 
     def status(self) -> dict[str, Any]:
-        with self.lock:
+        with self.lock, self.backend.pinned():
             self.kernel.check_interfaces()
             out = self._response(self.read_back())
             out["applied"] = self.profile is not None

@@ -205,7 +205,6 @@ class Handler(BaseHTTPRequestHandler):
         except ProfileError as e:
             raise ApiError(422, f"invalid profile: {e}", e.errors) from None
         result = self.server.agent.apply(profile, lease)
-        self.server.lease_updated()
         self._send(200, result)
 
     def _renew(self) -> None:
@@ -214,7 +213,6 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, 'body must be {} or {"lease_seconds": N}')
         lease = self._lease(body)
         result = self.server.agent.renew(lease)
-        self.server.lease_updated()
         self._send(200, result)
 
     def _delete_profile(self) -> None:
@@ -244,20 +242,22 @@ class AgentHTTPServer(ThreadingHTTPServer):
         self.tls = tls
         self.lease_changed = threading.Event()
         self.watcher: LeaseWatcher | None = None
+        agent.on_lease_change = self.lease_updated
         super().__init__(address, Handler)
 
-    def lease_updated(self) -> None:
-        """Wake the lease watcher only if the lease now ends before the watcher looks next.
+    def lease_updated(self, deadline: float | None) -> None:
+        """Wake the lease watcher only if the lease now ends (``deadline``, agent clock)
+        before the watcher looks next.
 
-        Waking it on every apply made its thread compete with the request's thread for
-        the GIL while the response was being written (in UML: milliseconds at the p99).
+        The agent calls this under its lock after every apply and renew, which orders it
+        with the watcher's own look (see LeaseWatcher.run) without a second lock round
+        or clock reading. Waking the watcher on every apply made its thread compete with
+        the request's thread for the GIL while the response was being written (in UML:
+        milliseconds at the p99).
         """
-        agent = self.agent
-        with agent.lock:  # ordered with the watcher's own look (see LeaseWatcher.run)
-            remaining = agent.seconds_to_expiry()
-            looks_at = self.watcher.looks_at if self.watcher is not None else None
-            if remaining is not None and (looks_at is None or agent.clock() + remaining < looks_at):
-                self.lease_changed.set()
+        looks_at = self.watcher.looks_at if self.watcher is not None else None
+        if deadline is not None and (looks_at is None or deadline < looks_at):
+            self.lease_changed.set()
 
     def get_request(self) -> tuple[socket.socket, Any]:
         conn, addr = super().get_request()

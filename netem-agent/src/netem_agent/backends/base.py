@@ -4,6 +4,7 @@ restore — is identical whether it drives a kernel or a recording."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -62,6 +63,11 @@ class Backend(Protocol):
     kernel_source: str
 
     def exists(self, name: str) -> bool: ...
+    def pinned(self) -> AbstractContextManager[None]:
+        """A scope (one request, under the agent's lock) in which each interface name is
+        resolved once: what the first look-up found is reused until the scope ends."""
+        ...
+
     def link(self, name: str) -> LinkState | None: ...
     def links(self) -> list[LinkState]: ...
     def qdisc_snapshot(self, devs: list[str]) -> dict[str, list[QdiscState]]: ...

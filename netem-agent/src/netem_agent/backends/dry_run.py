@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +81,11 @@ class DryRunBackend:
             return self._links[name]
         except KeyError:
             raise BackendError(f"interface {name!r} does not exist", errno_=errno.ENODEV) from None
+
+    @contextlib.contextmanager
+    def pinned(self) -> Iterator[None]:
+        """Nothing to resolve in the model: names are its keys."""
+        yield
 
     def exists(self, name: str) -> bool:
         with self._lock:

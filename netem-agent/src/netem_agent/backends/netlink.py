@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
 import socket
 import struct
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,11 +54,41 @@ class NetlinkBackend:
         self._nl = rtnl.Rtnl()
         self._ioctl = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._lock = threading.Lock()
+        # name -> index inside a pinned() scope (None outside one); per thread, so another
+        # thread's request (capabilities, say) never sees a scope it did not open
+        self._scope = threading.local()
+
+    @contextlib.contextmanager
+    def pinned(self) -> Iterator[None]:
+        """Resolve each interface name once in this scope (one request under the agent's
+        lock): a switch used to look up the same two names three times (existence check,
+        change, read-back), and under user-mode Linux each SIOCGIFINDEX is a trap to the
+        host. Only found names are kept, and deleting or creating a link forgets its name,
+        so the agent's own changes inside the scope are seen; a link replaced by someone
+        else during the scope shows as a failed change or a failed read-back, as it would
+        a moment later."""
+        outer = getattr(self._scope, "names", None)
+        if outer is None:
+            self._scope.names = {}
+        try:
+            yield
+        finally:
+            if outer is None:
+                self._scope.names = None
+
+    def _forget(self, name: str) -> None:
+        names = getattr(self._scope, "names", None)
+        if names is not None:
+            names.pop(name, None)
 
     def _ifindex(self, dev: str) -> int | None:
-        """SIOCGIFINDEX: one cheap syscall, in the backend's namespace."""
+        """SIOCGIFINDEX: one cheap syscall, in the backend's namespace (once per name in
+        a :meth:`pinned` scope)."""
         if not dev or len(dev) >= 16:
             return None
+        names: dict[str, int] | None = getattr(self._scope, "names", None)
+        if names is not None and dev in names:
+            return names[dev]
         try:
             req = fcntl.ioctl(
                 self._ioctl.fileno(), SIOCGIFINDEX, struct.pack("16si", dev.encode(), 0)
@@ -64,6 +96,8 @@ class NetlinkBackend:
         except OSError:
             return None
         index: int = struct.unpack_from("16si", req)[1]
+        if names is not None:
+            names[dev] = index
         return index
 
     def _index(self, dev: str) -> int:
@@ -222,13 +256,17 @@ class NetlinkBackend:
         )
 
     def add_ifb(self, name: str) -> None:
+        self._forget(name)
         self._call(f"create ifb device {name}", self._nl.add_ifb, name)
 
     def set_up(self, name: str) -> None:
         self._call(f"set {name} up", self._nl.set_up, self._index(name))
 
     def del_link(self, name: str) -> None:
-        self._call(f"delete link {name}", self._nl.del_link, self._index(name))
+        try:
+            self._call(f"delete link {name}", self._nl.del_link, self._index(name))
+        finally:
+            self._forget(name)
 
     def kernel_support(self) -> dict[str, Any]:
         return {
