@@ -200,6 +200,10 @@ def guest(args: argparse.Namespace) -> int:
     agent = lab_agent.AgentProcess(cfg)
     agent.start()
     conn = http.client.HTTPConnection(lab.MGMT_IP, 8787, timeout=30)
+    conn.connect()
+    # as urllib3 (requests, the backend's client) sets on every connection: the body,
+    # sent after the headers, is not held back until the headers are acknowledged
+    conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     headers = {"Authorization": f"Bearer {lab.TOKEN}", "Content-Type": "application/json"}
 
     def put(profile: dict[str, Any]) -> tuple[float, int, dict[str, Any]]:
