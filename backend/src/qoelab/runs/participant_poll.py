@@ -9,7 +9,7 @@ four-table ``select_related`` query anew on every request (~half of the time).
 Two parts:
 
 * :func:`load_by_token` — the same query as the view's token check
-  (``_participant_queryset().filter(token=…)``), compiled by Django once per process and
+  (``participant_queryset().filter(token=…)``), compiled by Django once per thread and
   database; each call executes it and builds the same model instances (session with its
   study, game and participant cached) with Django's own converters and ``from_db``.
 * :class:`ParticipantPollMiddleware` — placed after the middlewares that add headers to
@@ -17,12 +17,14 @@ Two parts:
   *successful* poll itself and hands everything else to the full stack unchanged: any
   other method or path, a query string (``?format=``), an ``Accept`` that DRF could
   answer with another renderer, a missing or unknown token, a token of another session,
-  a host name Django would refuse. Those requests reach the DRF view, which gives the same
-  401/403/404/406 JSON answers as before. The poll itself (due step, ETag, 304 or the
-  view) is :func:`poll`, shared with the DRF view, and the headers the skipped layers
-  would add are added here (DRF: ``Vary: Accept``, ``Allow``; ``XFrameOptionsMiddleware``;
-  ``CommonMiddleware``'s ``Content-Length``). ``runs/tests/test_participant_poll.py``
-  compares both paths header by header and byte by byte.
+  a host name Django would refuse, and any request that fails on the short path (the
+  database unavailable, an agent failure in a due step). Those requests reach the DRF
+  view, which gives the same 401/403/404/406/503 JSON answers as before. The poll itself
+  (due step, ETag, 304 or the view) is :func:`poll`, shared with the DRF view, and the
+  headers the skipped layers would add are added here (DRF: ``Vary: Accept``,
+  ``Allow``; ``XFrameOptionsMiddleware``; ``CommonMiddleware``'s ``Content-Length``).
+  ``runs/tests/test_participant_poll.py`` compares both paths header by header and byte
+  by byte.
 
 No session, CSRF or user lookup is involved: the participant authenticates with the
 token header only (``ParticipantTokenAuthentication``), and no throttle applies to the
@@ -31,7 +33,9 @@ view.
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +53,8 @@ from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.participant_etag import matches, participant_etag
 from qoelab.runs.serializers import ParticipantViewSerializer
+
+logger = logging.getLogger(__name__)
 
 TOKEN_HEADER = "X-Participant-Token"
 POLL_PATH = re.compile(rf"/api/v1/participant/sessions/({ID_PATTERN})/")
@@ -148,17 +154,20 @@ class _CompiledQuery:
         return session
 
 
-_compiled: dict[tuple[str, str], _CompiledQuery] = {}
+#: Per thread, like Django's connections: the compiler and its converters belong to the
+#: connection object of the thread that compiled them.
+_compiled = threading.local()
 
 
 def load_by_token(token: str) -> Session | None:
     """The session of ``token`` with its study, game and participant (one query), or None:
     what ``participant_queryset().filter(token=token).first()`` returns."""
     alias = router.db_for_read(Session)
-    key = (alias, connections[alias].vendor)
-    query = _compiled.get(key)
-    if query is None:
-        query = _compiled[key] = _CompiledQuery(alias)
+    connection = connections[alias]
+    queries: dict[str, _CompiledQuery] = _compiled.__dict__.setdefault("queries", {})
+    query = queries.get(alias)
+    if query is None or query.compiler.connection is not connection:
+        query = queries[alias] = _CompiledQuery(alias)
     return query.fetch(token)
 
 
@@ -215,7 +224,16 @@ class ParticipantPollMiddleware:
         if request.method == "GET":
             match = POLL_PATH.fullmatch(request.path_info)
             if match is not None:
-                response = _poll_response(request, match.group(1))
+                try:
+                    response = _poll_response(request, match.group(1))
+                except Exception as exc:  # any failure: the full stack answers it
+                    # The database unavailable (503 JSON, logged with the request id), an
+                    # agent failure during a due step, …: the DRF view meets the same
+                    # failure again and answers and logs it as it always has. Nothing is
+                    # left half done here: a step is its own transaction, re-checked under
+                    # the lock, so running it again is safe.
+                    logger.info("participant poll short path failed: %r", exc)
+                    response = None
                 if response is not None:
                     return response
         return self.get_response(request)
