@@ -186,3 +186,14 @@ def test_load_by_token_builds_what_the_orm_builds(playing: Playing) -> None:
             assert getattr(mine, field.attname) == getattr(theirs, field.attname), field
         assert not mine._state.adding and mine._state.db == theirs._state.db
     assert load_by_token("no-such-token") is None
+
+
+def test_a_failure_on_the_short_path_is_answered_by_the_full_stack(playing: Playing) -> None:
+    """E.g. the database going away: DRF and ApiErrorMiddleware answer (and log) it as
+    before (503 JSON with the request id: core/tests/test_database_outage.py)."""
+    _, session = playing
+    failing = mock.patch("qoelab.runs.participant_poll.poll", side_effect=RuntimeError("boom"))
+    with failing, drf_retrieves() as reached:
+        response = screen_client(session["participant_token"]).get(poll_path(session))
+    assert response.status_code == 200 and response.json()["step"] == "playing"
+    assert reached == [1]
