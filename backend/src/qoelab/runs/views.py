@@ -277,7 +277,7 @@ class ParticipantTokenAuthentication(BaseAuthentication):
         if not token:
             return None
         # The whole row, not just its id: the poll then needs no second query. The query is
-        # compiled once per process (participant_poll.load_by_token).
+        # compiled once per thread (participant_poll.load_by_token).
         session = load_by_token(token)
         if session is None:
             raise AuthenticationFailed("unknown participant token")
