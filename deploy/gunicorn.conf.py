@@ -5,7 +5,7 @@
 Environment: GUNICORN_BIND (default 127.0.0.1:8000: behind nginx on the same host; the
 container image sets 0.0.0.0:8000, a lab without a proxy sets it too), GUNICORN_WORKERS
 (default 2 x CPUs + 1, at most 8), GUNICORN_WORKER_CLASS (default gthread),
-GUNICORN_THREADS (default 4 per worker), GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS
+GUNICORN_THREADS (default 8 per worker), GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS
 (proxies whose X-Forwarded-Proto gunicorn believes; default: QOELAB_TRUSTED_PROXIES, the
 list Django reads X-Forwarded-For from, which is empty unless set — nobody is trusted
 implicitly). With QOELAB_ENV=production gunicorn's own error and access logs are JSON
@@ -24,8 +24,12 @@ workers = int(os.environ.get("GUNICORN_WORKERS", min(2 * multiprocessing.cpu_cou
 # gthread worker keeps idle keep-alive connections aside and serves `threads` requests at
 # once, which overlaps the waits on PostgreSQL and the agents. Each thread keeps its own
 # database connection (CONN_MAX_AGE, qoelab.config): workers x threads connections at most.
+# 8 threads: a keep-alive connection stays with the worker that accepted it, so a worker's
+# polls queue behind its slow requests (a rating applying the next scenario, a console
+# read, a due lease renewal: each waits on the agent or a row lock) once all its threads
+# hold one; with 4 the participant poll's p99 in the live-lab bench was 2-3x that with 8.
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "").strip() or "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 keepalive = 5

@@ -84,6 +84,10 @@ MIDDLEWARE = [
     # Every response gets X-Request-ID; errors under /api/ are JSON (docs/api.md).
     "qoelab.core.api_errors.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # A participant's successful poll is answered here, without the layers below (each
+    # screen polls every second; issue 16, docs/performance.md "Live lab"). Everything
+    # else, and every error answer of that endpoint, goes on through them unchanged.
+    "qoelab.runs.participant_poll.ParticipantPollMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -34,7 +34,7 @@ from qoelab.core.errors import Conflict
 from qoelab.ratings.models import Rating
 from qoelab.runs import services
 from qoelab.runs.models import Session
-from qoelab.runs.participant_etag import matches, participant_etag
+from qoelab.runs.participant_poll import TOKEN_HEADER, load_by_token, participant_queryset, poll
 from qoelab.runs.serializers import (
     ParticipantViewSerializer,
     PostQuestionsSerializer,
@@ -257,8 +257,6 @@ def _rate(request: Request, session: Session, serializer_class: type[Any], sourc
 
 # --- the participant's screen (per-session token, no account) ---------------------------
 
-TOKEN_HEADER = "X-Participant-Token"
-
 
 class ParticipantPrincipal:
     """The holder of one session's participant token (not a Django user), with the
@@ -271,12 +269,6 @@ class ParticipantPrincipal:
         self.session_id = session.pk
 
 
-def _participant_queryset() -> QuerySet[Session]:
-    """What the participant's screen reads: the session with its study, game and participant
-    (the questionnaire's missing facts) in one query."""
-    return Session.objects.select_related("study", "game", "participant")
-
-
 class ParticipantTokenAuthentication(BaseAuthentication):
     """``X-Participant-Token: <token>`` — the token shown to the researcher for a session."""
 
@@ -284,8 +276,9 @@ class ParticipantTokenAuthentication(BaseAuthentication):
         token = request.headers.get(TOKEN_HEADER)
         if not token:
             return None
-        # The whole row, not just its id: the poll then needs no second query.
-        session = _participant_queryset().filter(token=token).first()
+        # The whole row, not just its id: the poll then needs no second query. The query is
+        # compiled once per thread (participant_poll.load_by_token).
+        session = load_by_token(token)
         if session is None:
             raise AuthenticationFailed("unknown participant token")
         return ParticipantPrincipal(session), token
@@ -317,7 +310,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
     serializer_class = ParticipantViewSerializer
 
     def get_queryset(self) -> QuerySet[Session]:
-        return _participant_queryset()
+        return participant_queryset()
 
     def _view(self, session_id: int) -> Response:
         return Response(ParticipantViewSerializer(self.get_queryset().get(pk=session_id)).data)
@@ -351,23 +344,13 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
         """
         principal = request.user
         assert isinstance(principal, ParticipantPrincipal)  # HoldsSessionToken checked the pk
-        session = principal.session
-        now = timezone.now()
-        if services.tick_due(session, now):
-            services.tick(session.pk)
-            session = self.get_queryset().get(pk=session.pk)
-            now = timezone.now()
-        etag = participant_etag(session, now)
-        headers = {
-            "ETag": etag,
-            # The browser keeps the body but asks every time (the state changes any second);
-            # the body belongs to the token, never to a shared cache.
-            "Cache-Control": "private, no-cache",
-            "Vary": TOKEN_HEADER,
-        }
-        if matches(request.headers.get("If-None-Match"), etag):
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        return Response(ParticipantViewSerializer(session).data, headers=headers)
+        # The same answer as participant_poll.ParticipantPollMiddleware gives on its short path.
+        answer = poll(
+            principal.session,
+            request.headers.get("If-None-Match"),
+            lambda pk: self.get_queryset().get(pk=pk),
+        )
+        return Response(answer.data, status=answer.status, headers=answer.headers)
 
     @extend_schema(
         request=QuestionnaireSerializer,

@@ -12,35 +12,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from qoelab.runs.models import Session
 from qoelab.runs.participant_etag import matches, participant_etag
-from qoelab.runs.tests.lab import Lab, fill_questionnaire, rate
-from qoelab.testing import DryRunAgent
-
-Playing = tuple[Lab, dict[str, Any]]
-
-
-@pytest.fixture
-def playing(
-    researcher_client: APIClient, owned_example_study: Any, dry_run_agent: DryRunAgent
-) -> Playing:
-    """A session on a dry-run station, playing its first scenario."""
-    lab = Lab(researcher_client)
-    study = owned_example_study
-    station = lab.station("Seat 1", dry_run_agent.url, dry_run_agent.token)
-    person = lab.participant(study.pk, "P1")
-    session = lab.session(person["id"], study.games.first().pk, station["id"])
-    lab.post(f"/api/v1/sessions/{session['id']}/start/")
-    fill_questionnaire(lab.screen(session), session["id"])
-    console = lab.post(f"/api/v1/sessions/{session['id']}/advance/")
-    assert console["state"] == "playing"
-    return lab, session
+from qoelab.runs.tests.conftest import Playing
+from qoelab.runs.tests.lab import rate
 
 
 def poll_path(session: dict[str, Any]) -> str:
