@@ -47,6 +47,7 @@ from qoe_analysis.study_factors import baseline_levels, factor_of, kpi_columns
 from qoe_analysis.tabular import group_codes
 from qoe_analysis.tree import (
     Columns,
+    FlatTree,
     TreeNode,
     constant_column,
     predict_proba_columns,
@@ -147,6 +148,7 @@ def tree_threshold(
     # (a DataFrame copy and conversion per point made this most of a small study's CPU)
     n = len(profiles)
     fixed = routing_columns(profiles) if routing is None else routing
+    flat = FlatTree(root)  # built once: the grid predicts a few dozen times
     p_acc = []
     for v in grid:
         query = dict(fixed)
@@ -154,7 +156,7 @@ def tree_threshold(
             query[column] = constant_column(v if column in columns else level, n)
         for column in columns:
             query[column] = constant_column(v, n)
-        p_acc.append(float(np.average(predict_proba_columns(root, query, n), weights=w)))
+        p_acc.append(float(np.average(predict_proba_columns(flat, query, n), weights=w)))
     tested = np.sort(np.unique(np.asarray(tested, dtype=np.float64)))
     result: dict[str, Any] = {
         "value": None,

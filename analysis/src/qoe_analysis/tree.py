@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLASS_NAMES",
+    "FlatTree",
     "TreeNode",
     "constant_column",
     "fit_rep_tree",
@@ -340,72 +341,98 @@ def constant_column(value: Any, n_rows: int) -> np.ndarray[Any, Any]:
 
 
 def predict_proba_columns(
-    root: TreeNode, columns: Columns, n_rows: int
+    root: TreeNode | FlatTree, columns: Columns, n_rows: int
 ) -> np.ndarray[Any, np.dtype[np.float64]]:
     """:func:`predict_proba` of rows given as routing arrays (:func:`routing_columns`).
 
-    The rows descend one tree level per step, all at once (the same tests as
-    :func:`_route`: numeric left ⇔ x ≤ threshold, nominal left ⇔ x ≠ category), so the
-    cost grows with the depth, not with the number of nodes: the threshold search
-    (:func:`qoe_analysis.thresholds.tree_threshold`) predicts a few hundred times."""
-    nodes = _preorder(root)
-    used: dict[str, bool] = {
-        node.feature: node.numeric for node in nodes if node.feature is not None
-    }
-    if any(
-        feature not in columns or (columns[feature].dtype == object) == numeric
-        for feature, numeric in used.items()
-    ):  # a column of another kind than its splits: the node-by-node walk decides
-        out = np.full(n_rows, np.nan)
-        for node, idx in _route(root, columns, np.arange(n_rows)):
-            if node.is_leaf:
-                out[idx] = node.p_acceptable
-        return out
-    index = {id(node): i for i, node in enumerate(nodes)}
-    features = list(used)
-    feature_of = np.zeros(len(nodes), dtype=np.intp)
-    threshold = np.full(len(nodes), np.nan)
-    category = np.full(len(nodes), -1.0)
-    numeric = np.zeros(len(nodes), dtype=bool)
-    left = np.full(len(nodes), -1, dtype=np.intp)
-    right = np.full(len(nodes), -1, dtype=np.intp)
-    leaf_p = np.full(len(nodes), np.nan)
-    codes: dict[str, dict[str, int]] = {f: {} for f in features}
-    for i, node in enumerate(nodes):
-        if node.is_leaf or node.left is None or node.right is None:
-            leaf_p[i] = node.p_acceptable
-            continue
-        assert node.feature is not None
-        feature_of[i] = features.index(node.feature)
-        numeric[i] = node.numeric
-        if node.numeric:
-            threshold[i] = node.threshold
-        else:
-            known = codes[node.feature]
-            category[i] = known.setdefault(str(node.category), len(known))
-        left[i], right[i] = index[id(node.left)], index[id(node.right)]
-    # one float matrix: numeric columns as they are, nominal ones as the code of their
-    # value among the tree's categories (-2 for a value no split names)
-    x = np.empty((n_rows, len(features)))
-    for j, feature in enumerate(features):
-        if used[feature]:
-            x[:, j] = columns[feature]
-        else:
-            known = codes[feature]
-            x[:, j] = [known.get(value, -2) for value in columns[feature]]
-    at = np.zeros(n_rows, dtype=np.intp)
-    rows = np.arange(n_rows)
-    with np.errstate(invalid="ignore"):
-        while rows.size:
-            node_at = at[rows]
-            inner = left[node_at] >= 0
-            rows, node_at = rows[inner], node_at[inner]
-            values = x[rows, feature_of[node_at]]
-            go_left = np.where(
-                numeric[node_at], values <= threshold[node_at], values != category[node_at]
-            )
-            at[rows] = np.where(go_left, left[node_at], right[node_at])
-    return leaf_p[at]
+    Pass a :class:`FlatTree` when predicting many times with one tree (the threshold
+    search, :func:`qoe_analysis.thresholds.tree_threshold`)."""
+    flat = root if isinstance(root, FlatTree) else FlatTree(root)
+    return flat.predict_proba(columns, n_rows)
+
+
+class FlatTree:
+    """A tree as arrays per node (preorder), for prediction level by level: all rows descend
+    one level per step, so the cost grows with the depth, not with the number of nodes.
+    The tests are those of :func:`_route`: numeric left ⇔ x ≤ threshold, nominal left ⇔
+    x ≠ category. Built from the tree as it is; a tree changed afterwards needs a new one."""
+
+    def __init__(self, root: TreeNode) -> None:
+        self.root = root
+        nodes = _preorder(root)
+        #: feature -> numeric?, for the features some split tests
+        self.used: dict[str, bool] = {
+            node.feature: node.numeric for node in nodes if node.feature is not None
+        }
+        index = {id(node): i for i, node in enumerate(nodes)}
+        self.features = list(self.used)
+        count = len(nodes)
+        self.feature_of = np.zeros(count, dtype=np.intp)
+        self.threshold = np.full(count, np.nan)
+        self.category = np.full(count, -1.0)
+        self.numeric = np.zeros(count, dtype=bool)
+        self.left = np.full(count, -1, dtype=np.intp)
+        self.right = np.full(count, -1, dtype=np.intp)
+        self.leaf_p = np.full(count, np.nan)
+        self.codes: dict[str, dict[str, int]] = {f: {} for f in self.features}
+        for i, node in enumerate(nodes):
+            if node.is_leaf or node.left is None or node.right is None:
+                self.leaf_p[i] = node.p_acceptable
+                continue
+            assert node.feature is not None
+            self.feature_of[i] = self.features.index(node.feature)
+            self.numeric[i] = node.numeric
+            if node.numeric:
+                self.threshold[i] = node.threshold
+            else:
+                known = self.codes[node.feature]
+                self.category[i] = known.setdefault(str(node.category), len(known))
+            self.left[i], self.right[i] = index[id(node.left)], index[id(node.right)]
+        # nominal column arrays already coded, by identity (the array is kept, so its id
+        # is not reused): the threshold search passes the same ones at every grid point
+        self._coded: dict[int, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
+
+    def _nominal_codes(self, feature: str, values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """The code of each value among the categories the splits name (-2 for others)."""
+        cached = self._coded.get(id(values))
+        if cached is not None and cached[0] is values:
+            return cached[1]
+        known = self.codes[feature]
+        coded = np.array([known.get(value, -2) for value in values], dtype=np.float64)
+        self._coded[id(values)] = (values, coded)
+        return coded
+
+    def predict_proba(self, columns: Columns, n_rows: int) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """P(acceptable) of the leaf each row falls into."""
+        if any(
+            feature not in columns or (columns[feature].dtype == object) == numeric
+            for feature, numeric in self.used.items()
+        ):  # a column of another kind than its splits: the node-by-node walk decides
+            out = np.full(n_rows, np.nan)
+            for node, idx in _route(self.root, columns, np.arange(n_rows)):
+                if node.is_leaf:
+                    out[idx] = node.p_acceptable
+            return out
+        # one float matrix: numeric columns as they are, nominal ones coded
+        x = np.empty((n_rows, len(self.features)))
+        for j, feature in enumerate(self.features):
+            values = columns[feature]
+            x[:, j] = values if self.used[feature] else self._nominal_codes(feature, values)
+        at = np.zeros(n_rows, dtype=np.intp)
+        rows = np.arange(n_rows)
+        with np.errstate(invalid="ignore"):
+            while rows.size:
+                node_at = at[rows]
+                inner = self.left[node_at] >= 0
+                rows, node_at = rows[inner], node_at[inner]
+                values = x[rows, self.feature_of[node_at]]
+                go_left = np.where(
+                    self.numeric[node_at],
+                    values <= self.threshold[node_at],
+                    values != self.category[node_at],
+                )
+                at[rows] = np.where(go_left, self.left[node_at], self.right[node_at])
+        return self.leaf_p[at]
 
 
 def _preorder(root: TreeNode) -> list[TreeNode]:
