@@ -109,8 +109,8 @@ def _profiles(factors: pd.DataFrame) -> tuple[np.ndarray[Any, Any], pd.DataFrame
 Columns = dict[str, np.ndarray[Any, Any]]
 
 
-def _columns(frame: pd.DataFrame) -> Columns:
-    """Column arrays for routing: float64 for numeric columns, str objects otherwise."""
+def routing_columns(frame: pd.DataFrame) -> Columns:
+    """The arrays the tree routes on: float64 per numeric column, ``str`` objects else."""
     out: Columns = {}
     for column in frame.columns:
         series = frame[column]
@@ -321,12 +321,7 @@ def fit_rep_tree(
 
 def predict_proba(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.float64]]:
     """P(acceptable) of the leaf each row falls into."""
-    return predict_proba_columns(root, _columns(factors), len(factors))
-
-
-def routing_columns(frame: pd.DataFrame) -> Columns:
-    """The arrays the tree routes on: float64 per numeric column, ``str`` objects else."""
-    return _columns(frame)
+    return predict_proba_columns(root, routing_columns(factors), len(factors))
 
 
 def constant_column(value: Any, n_rows: int) -> np.ndarray[Any, Any]:
@@ -449,7 +444,7 @@ def _preorder(root: TreeNode) -> list[TreeNode]:
 def predict(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.int64]]:
     """Predicted class (1 = acceptable) of the leaf each row falls into."""
     out = np.zeros(len(factors), dtype=np.int64)
-    for node, idx in _route(root, _columns(factors), np.arange(len(factors))):
+    for node, idx in _route(root, routing_columns(factors), np.arange(len(factors))):
         if node.is_leaf:
             out[idx] = node.prediction
     return out
