@@ -2,12 +2,14 @@
 
 Recipe (Weka ``weka.classifiers.trees.REPTree`` defaults: ``-M 2 -N 3 -S 1``):
 
-1. A stratified hold-out of 1/3 of the rows is set aside with a fixed seed (sklearn
-   ``train_test_split(stratify=y)``); the tree is grown on the other 2/3.
-2. Growing uses scikit-learn's ``DecisionTreeClassifier(criterion="entropy")`` = splits of
-   maximal information gain, on the distinct factor profiles with their counts as sample
-   weights; at least ``min_leaf`` (= 2) ratings per leaf; numeric thresholds at the midpoint
-   between adjacent distinct values (reported in float64). Nominal factors are one-hot
+1. A stratified hold-out of 1/3 of the rows is set aside with a fixed seed (the rows of
+   scikit-learn's ``train_test_split(stratify=y)``, :mod:`qoe_analysis.holdout`); the tree is
+   grown on the other 2/3.
+2. Growing makes the splits of maximal information gain that scikit-learn's
+   ``DecisionTreeClassifier(criterion="entropy")`` makes (:mod:`qoe_analysis.tree_growth`),
+   on the distinct factor profiles with their counts as sample weights; at least
+   ``min_leaf`` (= 2) ratings per leaf; numeric thresholds at the midpoint between adjacent
+   distinct values (reported in float64). Nominal factors are one-hot
    encoded, so a nominal split is binary ("game_pace = slow" vs "≠ slow"), whereas Weka
    splits a nominal attribute into one branch per value.
 3. Reduced-error pruning, bottom-up: a subtree is replaced by a leaf when its hold-out error
@@ -23,17 +25,14 @@ module, so the printed rules and the predictions cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from qoe_analysis.holdout import holdout_rows
 from qoe_analysis.tabular import group_codes
-
-# scikit-learn is imported inside fit_rep_tree: importing qoe_analysis (and the CLI) stays
-# cheap, see docs/performance.md.
-if TYPE_CHECKING:
-    from sklearn.tree import DecisionTreeClassifier  # type: ignore[import-untyped]
+from qoe_analysis.tree_growth import GrownTree, grow_entropy_tree
 
 __all__ = [
     "CLASS_NAMES",
@@ -144,7 +143,7 @@ def _route(
 
 
 def _snap(threshold: float, values: np.ndarray[Any, Any]) -> float:
-    """Midpoint (float64) of the node's distinct values around a float32 sklearn threshold."""
+    """Midpoint (float64) of the node's distinct values around the grown (float32) threshold."""
     below = values[values <= threshold]
     above = values[values > threshold]
     if below.size == 0 or above.size == 0:
@@ -163,7 +162,8 @@ def _first_equivalent_split(
 
     Returns (column index, threshold, swapped) or None. ``swapped`` means the earlier
     column sends the current right-hand rows to the left. Weka picks the first attribute
-    among equally good splits; sklearn draws features in random order.
+    among equally good splits; the growing (as scikit-learn's) visits features in random
+    order.
     """
     left, right = rows[go_left], rows[~go_left]
     if left.size == 0 or right.size == 0:
@@ -185,7 +185,8 @@ def reduced_error_prune(
     grow_counts: np.ndarray[Any, Any],
     holdout_counts: np.ndarray[Any, Any],
 ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """REPTree reduced-error pruning on a tree in array form (sklearn ``tree_`` layout).
+    """REPTree reduced-error pruning on a tree in array form (:class:`GrownTree` layout, that
+    of scikit-learn's ``tree_``).
 
     Bottom-up, a subtree is replaced by a leaf when its hold-out error is ≥ the hold-out
     error of the node as a leaf; a node predicts the majority class of its growing counts
@@ -196,7 +197,7 @@ def reduced_error_prune(
     leaf_error = holdout_counts.sum(axis=1) - holdout_counts[np.arange(n), prediction]
     is_leaf = children_left == -1
     subtree_error = np.where(is_leaf, leaf_error, 0.0)
-    # children have larger ids than their parent in sklearn trees: reverse order is post-order
+    # children have larger ids than their parent (preorder): reverse order is post-order
     for i in range(n - 1, -1, -1):
         if is_leaf[i]:
             continue
@@ -209,30 +210,29 @@ def reduced_error_prune(
 
 
 def _build_nodes(
-    clf: DecisionTreeClassifier,
+    grown: GrownTree,
     meta: list[tuple[str, bool, str | None]],
     encoded_rows: np.ndarray[Any, Any],
     counts: np.ndarray[Any, Any],
     is_leaf: np.ndarray[Any, Any],
 ) -> TreeNode:
-    """Copy the (pruned) fitted tree into :class:`TreeNode` objects.
+    """Copy the (pruned) grown tree into :class:`TreeNode` objects.
 
     Numeric thresholds are recomputed in float64 as the midpoint of the adjacent distinct
-    values *of the growing rows reaching the node* (sklearn works in float32). When an
+    values *of the growing rows reaching the node* (the growing works in float32). When an
     earlier factor splits a node's rows identically it replaces the chosen one (Weka's rule
     of the first attribute on ties).
     """
-    t = clf.tree_
-    reach = clf.decision_path(encoded_rows.astype(np.float32)).tocsc()
+    leaf, end = grown.apply(encoded_rows), grown.subtree_end()
 
     def build(i: int) -> TreeNode:
         if is_leaf[i]:
             return TreeNode(counts=counts[i].astype(np.float64))
-        feature = int(t.feature[i])
-        rows = reach.indices[reach.indptr[i] : reach.indptr[i + 1]]
+        feature = int(grown.feature[i])
+        rows = grown.rows_reaching(leaf, i, end)
         values = encoded_rows[rows, feature]
-        threshold = _snap(float(t.threshold[i]), np.unique(values))
-        left_child, right_child = int(t.children_left[i]), int(t.children_right[i])
+        threshold = _snap(float(grown.threshold[i]), np.unique(values))
+        left_child, right_child = int(grown.children_left[i]), int(grown.children_right[i])
         tie = _first_equivalent_split(rows, values <= threshold, feature, meta, encoded_rows)
         if tie is not None:
             feature, threshold, swapped = tie
@@ -273,16 +273,8 @@ def fit_rep_tree(
     n_profiles = len(table)
     grow_mask = np.ones(target.size, dtype=bool)
     if prune and target.size >= 2:
-        can_stratify = np.bincount(target, minlength=2).min() >= 2
-        from sklearn.model_selection import train_test_split  # type: ignore[import-untyped]
-
-        _, hold_idx = train_test_split(
-            np.arange(target.size),
-            test_size=holdout_fraction,
-            random_state=seed,
-            stratify=target if can_stratify else None,
-        )
-        grow_mask[hold_idx] = False
+        can_stratify = bool(np.bincount(target, minlength=2).min() >= 2)
+        grow_mask[holdout_rows(target, holdout_fraction, seed, stratify=can_stratify)] = False
     cell = profile_code * 2 + target
     grow = np.bincount(cell[grow_mask], minlength=2 * n_profiles).reshape(n_profiles, 2)
     hold = np.bincount(cell[~grow_mask], minlength=2 * n_profiles).reshape(n_profiles, 2)
@@ -295,28 +287,30 @@ def fit_rep_tree(
     w_fit = grow[rows].reshape(-1).astype(np.float64)
     keep = w_fit > 0
     total = float(w_fit.sum())
-    from sklearn.tree import DecisionTreeClassifier
-
-    clf = DecisionTreeClassifier(
-        criterion="entropy",
-        min_weight_fraction_leaf=min(0.5, (min_leaf - 1e-9) / total) if total > 0 else 0.0,
+    # min_leaf ratings per leaf, as the weight fraction scikit-learn's tree would be given
+    # (and multiplied back the same way, so the float limit is the same)
+    fraction = min(0.5, (min_leaf - 1e-9) / total) if total > 0 else 0.0
+    grown = grow_entropy_tree(
+        x_fit[keep],
+        y_fit[keep],
+        w_fit[keep],
+        min_weight_leaf=fraction * float(np.sum(w_fit[keep])),
         min_impurity_decrease=1e-12,
-        random_state=seed,
+        seed=seed,
     )
-    clf.fit(x_fit[keep], y_fit[keep], sample_weight=w_fit[keep])
-    if len(clf.classes_) < 2:
+    if grown is None:
         return TreeNode(counts=(grow.sum(axis=0) + hold.sum(axis=0)).astype(np.float64))
-    path = clf.decision_path(enc.astype(np.float32)).T.tocsr()  # nodes × profiles
-    node_grow = np.asarray(path @ grow, dtype=np.float64)
-    node_hold = np.asarray(path @ hold, dtype=np.float64)
-    t = clf.tree_
+    sums = grown.node_sums(enc, np.hstack([grow, hold])).astype(np.float64)
+    node_grow, node_hold = sums[:, :2], sums[:, 2:]
     if prune:
-        is_leaf = reduced_error_prune(t.children_left, t.children_right, node_grow, node_hold)
+        is_leaf = reduced_error_prune(
+            grown.children_left, grown.children_right, node_grow, node_hold
+        )
         counts = node_grow + node_hold  # back-fit (REPTree backfitHoldOutSet)
     else:
-        is_leaf = t.children_left == -1
+        is_leaf = grown.children_left == -1
         counts = node_grow
-    return _build_nodes(clf, meta, enc[rows], counts, is_leaf)
+    return _build_nodes(grown, meta, enc[rows], counts, is_leaf)
 
 
 def predict_proba(root: TreeNode, factors: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.float64]]:
