@@ -1,9 +1,10 @@
 """Logistic model of acceptability and thresholds with Fieller confidence intervals.
 
 Model: logit P(acceptable | x) = β₀ + Σⱼ βⱼ xⱼ over the four network factors, fitted by
-unpenalised maximum likelihood (scikit-learn ``LogisticRegression(C=inf,
-solver="newton-cholesky")``) on the distinct conditions with their acceptable / not
-acceptable counts as sample weights (identical likelihood to the per-rating fit).
+unpenalised maximum likelihood (scikit-learn's ``LogisticRegression(C=inf,
+solver="newton-cholesky")`` result, reproduced bit for bit by qoe_analysis.newton_logistic)
+on the distinct conditions with their acceptable / not acceptable counts as sample weights
+(identical likelihood to the per-rating fit).
 Columns are scaled by their largest absolute value for the solver and mapped back.
 
 Covariance: the inverse observed Fisher information (Xᵀ W X)⁻¹, W = diag(nᵢ pᵢ (1 − pᵢ)).
@@ -21,10 +22,18 @@ from typing import Any
 
 import numpy as np
 
-# scipy.special and scikit-learn are imported inside the functions that use them:
-# importing qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
+# scipy.special, scipy.linalg (via newton_logistic) and, in the rare L-BFGS fallback,
+# scikit-learn are imported inside the functions that use them: importing qoe_analysis
+# (and the CLI) stays cheap, see docs/performance.md.
 
-__all__ = ["LogisticFit", "fieller_ratio_interval", "fit_logistic", "linear_threshold"]
+__all__ = [
+    "LogisticFit",
+    "fieller_ratio_interval",
+    "fit_logistic",
+    "linear_threshold",
+    "row_space_design",
+    "stacked_binary_rows",
+]
 
 
 @dataclass(frozen=True)
@@ -65,6 +74,80 @@ class LogisticFit:
         return {"terms": terms, "n": self.n, "converged": self.converged}
 
 
+# The solver settings of the fit: scikit-learn's LogisticRegression(C=inf,
+# solver="newton-cholesky", max_iter=200, tol=1e-10, fit_intercept=False), which
+# qoe_analysis.newton_logistic reproduces bit for bit without importing scikit-learn.
+_MAX_ITER = 200
+_TOL = 1e-10
+
+
+def row_space_design(
+    x: np.ndarray[Any, Any],
+) -> tuple[
+    np.ndarray[Any, np.dtype[np.float64]],
+    np.ndarray[Any, np.dtype[np.float64]],
+    np.ndarray[Any, np.dtype[np.float64]],
+    np.ndarray[Any, np.dtype[np.float64]],
+]:
+    """(basis, null_orig, back, z) of the scaled design [1, X / scale] (see fit_logistic).
+
+    ``basis`` spans its row space (SVD, singular values > 1e-10 × the largest), ``z`` is
+    the design in that basis (the solver's columns), ``back`` maps scaled coefficients to
+    original units and ``null_orig`` spans the non-identified directions in those units.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    scale = np.max(np.abs(x), axis=0) if x.size else np.ones(x.shape[1])
+    scale = np.where(scale > 0, scale, 1.0)
+    design = np.column_stack([np.ones(len(x)), x / scale])
+    _, sing, vt = np.linalg.svd(design, full_matrices=True)
+    rank = int(np.sum(sing > 1e-10 * sing[0])) if sing.size else 0
+    basis, null_scaled = vt[:rank].T, vt[rank:].T
+    back = np.concatenate([[1.0], 1.0 / scale])
+    # β_orig = back ⊙ β_scaled, so a non-identified direction n_s of β_scaled is the
+    # direction back ⊙ n_s of β_orig.
+    null_orig = null_scaled * back[:, None]
+    return basis, null_orig, back, design @ basis
+
+
+def stacked_binary_rows(
+    z: np.ndarray[Any, Any], k: np.ndarray[Any, Any], n: np.ndarray[Any, Any]
+) -> tuple[
+    np.ndarray[Any, np.dtype[np.float64]],
+    np.ndarray[Any, np.dtype[np.float64]],
+    np.ndarray[Any, np.dtype[np.float64]],
+]:
+    """Grouped binomial rows as weighted 0/1 rows: each row of ``z`` once with y = 1 and
+    weight k, once with y = 0 and weight n − k (the same likelihood as the single ratings).
+    """
+    z_fit = np.vstack([z, z])
+    y_fit = np.concatenate([np.ones(len(z)), np.zeros(len(z))])
+    w_fit = np.concatenate([k, n - k])
+    return z_fit, y_fit, w_fit
+
+
+def _fit_unpenalised(
+    z: np.ndarray[Any, Any], y: np.ndarray[Any, Any], w: np.ndarray[Any, Any]
+) -> tuple[np.ndarray[Any, np.dtype[np.float64]], int]:
+    """Coefficients and Newton iterations of the unpenalised fit (rows with w > 0 only).
+
+    qoe_analysis.newton_logistic gives scikit-learn's result bit for bit without its
+    ~1.2 s import; only where scikit-learn itself would leave Newton for L-BFGS (singular
+    Hessian, failed line search, ...) is scikit-learn imported and run.
+    """
+    from qoe_analysis.newton_logistic import newton_logistic
+
+    fit = newton_logistic(z, y, w, max_iter=_MAX_ITER, tol=_TOL)
+    if not fit.needs_fallback:
+        return fit.coef, fit.n_iter
+    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+
+    clf = LogisticRegression(
+        C=np.inf, solver="newton-cholesky", max_iter=_MAX_ITER, tol=_TOL, fit_intercept=False
+    )
+    clf.fit(z, y, sample_weight=w)
+    return clf.coef_[0], int(np.max(clf.n_iter_))
+
+
 def fit_logistic(
     x: np.ndarray[Any, Any],
     successes: np.ndarray[Any, Any],
@@ -82,33 +165,15 @@ def fit_logistic(
     k = np.asarray(successes, dtype=np.float64)
     n = np.asarray(trials, dtype=np.float64)
     p_cols = x.shape[1] + 1
-    scale = np.max(np.abs(x), axis=0) if x.size else np.ones(x.shape[1])
-    scale = np.where(scale > 0, scale, 1.0)
-    design = np.column_stack([np.ones(len(x)), x / scale])
-    _, sing, vt = np.linalg.svd(design, full_matrices=True)
-    rank = int(np.sum(sing > 1e-10 * sing[0])) if sing.size else 0
-    basis, null_scaled = vt[:rank].T, vt[rank:].T
-    back = np.concatenate([[1.0], 1.0 / scale])
-    # β_orig = back ⊙ β_scaled, so a non-identified direction n_s of β_scaled is the
-    # direction back ⊙ n_s of β_orig.
-    null_orig = null_scaled * back[:, None]
-    z = design @ basis
-    z_fit = np.vstack([z, z])
-    y_fit = np.concatenate([np.ones(len(z)), np.zeros(len(z))])
-    w_fit = np.concatenate([k, n - k])
+    basis, null_orig, back, z = row_space_design(x)
+    z_fit, y_fit, w_fit = stacked_binary_rows(z, k, n)
     keep = w_fit > 0
-    if np.unique(y_fit[keep]).size < 2 or rank == 0:
+    if np.unique(y_fit[keep]).size < 2 or basis.shape[1] == 0:
         nan = np.full(p_cols, np.nan)
         return LogisticFit(
             nan, np.full((p_cols, p_cols), np.nan), names, float(n.sum()), False, null_orig
         )
-    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
-
-    clf = LogisticRegression(
-        C=np.inf, solver="newton-cholesky", max_iter=200, tol=1e-10, fit_intercept=False
-    )
-    clf.fit(z_fit[keep], y_fit[keep], sample_weight=w_fit[keep])
-    gamma = clf.coef_[0]
+    gamma, n_iter = _fit_unpenalised(z_fit[keep], y_fit[keep], w_fit[keep])
     p = 1.0 / (1.0 + np.exp(-(z @ gamma)))
     info = z.T @ (z * (n * p * (1.0 - p))[:, None])
     try:
@@ -119,7 +184,7 @@ def fit_logistic(
         ok = False
     beta_scaled = basis @ gamma
     cov_scaled = basis @ cov_gamma @ basis.T
-    converged = ok and int(np.max(clf.n_iter_)) < clf.max_iter
+    converged = ok and n_iter < _MAX_ITER
     return LogisticFit(
         coef=beta_scaled * back,
         cov=cov_scaled * np.outer(back, back),
