@@ -194,3 +194,24 @@ def test_iteration_limit_is_reported() -> None:
     assert fit.status == "not_converged" and not fit.converged and fit.iterations == 2
     assert fit.final_change is not None and fit.final_change > 1e-8
     assert np.isfinite(fit.quality).all()
+
+
+def test_connected_parts_by_hand_and_as_csgraph() -> None:
+    from qoe_analysis.subject_model import connected_parts
+    from scipy.sparse import coo_matrix, csgraph
+
+    # 0–3, 3–1 and 2–4: parts {0, 1, 3} (label 0), {2, 4} (label 1), {5} alone (label 2)
+    n, label = connected_parts(np.array([0, 3, 2]), np.array([3, 1, 4]), 6)
+    assert n == 3 and label.tolist() == [0, 0, 1, 0, 1, 2]
+    # a long chain joins in one round of hooking
+    chain = np.arange(999)
+    assert connected_parts(chain[::-1], chain[::-1] + 1, 1000)[0] == 1
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n_nodes = int(rng.integers(1, 60))
+        n_edges = int(rng.integers(0, 80))
+        u, v = rng.integers(0, n_nodes, n_edges), rng.integers(0, n_nodes, n_edges)
+        graph = coo_matrix((np.ones(n_edges), (u, v)), shape=(n_nodes, n_nodes))
+        expected_n, expected = csgraph.connected_components(graph, directed=False)
+        got_n, got = connected_parts(u, v, n_nodes)
+        assert got_n == expected_n and np.array_equal(got, expected)

@@ -64,6 +64,7 @@ __all__ = [
     "DEFAULT_CONDITION_COLUMNS",
     "SubjectModelArrays",
     "SubjectModelFit",
+    "connected_parts",
     "fit_subject_model",
     "fit_subject_model_arrays",
 ]
@@ -184,15 +185,38 @@ def _alternate(
 
 def _blocks(r: IntArray, c: IntArray, n_r: int, n_c: int) -> tuple[IntArray, IntArray, int]:
     """Connected parts of the bipartite rater–condition graph, 0 = most ratings."""
-    from scipy.sparse import coo_matrix, csgraph  # type: ignore[import-untyped]
-
-    graph = coo_matrix((np.ones(r.size), (r, n_r + c)), shape=(n_r + n_c,) * 2)
-    n, label = csgraph.connected_components(graph, directed=False)
+    n, label = connected_parts(r, n_r + c, n_r + n_c)
     order = np.argsort(-np.bincount(label[r], minlength=n), kind="stable")
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
     label = rank[label]
     return label[:n_r], label[n_r:], int(n)
+
+
+def connected_parts(u: IntArray, v: IntArray, n_nodes: int) -> tuple[int, IntArray]:
+    """Connected components of the undirected graph with edges u[i]–v[i] on nodes 0…n−1:
+    (count, label per node), labels numbered by each part's smallest node, as
+    ``scipy.sparse.csgraph.connected_components(directed=False)`` numbers them.
+
+    Min-label hooking with pointer jumping (Shiloach–Vishkin style): every edge between two
+    trees hangs the larger root under the smaller one, then each node jumps to its root; a
+    part's root ends as its smallest node. NumPy only: importing ``csgraph`` costs more
+    than this takes for a study's ratings.
+    """
+    parent = np.arange(n_nodes)
+    while True:
+        pu, pv = parent[u], parent[v]
+        differ = pu != pv
+        if not differ.any():
+            break
+        np.minimum.at(parent, np.maximum(pu, pv)[differ], np.minimum(pu, pv)[differ])
+        while True:  # jump to the root
+            grand = parent[parent]
+            if np.array_equal(grand, parent):
+                break
+            parent = grand
+    roots, label = np.unique(parent, return_inverse=True)
+    return int(roots.size), label.astype(np.int64)
 
 
 def fit_subject_model_arrays(
