@@ -52,7 +52,7 @@ def test_cli_imports_pandas_only_when_a_command_needs_it() -> None:
 
 def test_the_public_api_still_resolves_lazily() -> None:
     loaded = _modules_after("from qoe_analysis import analyze, load_ratings, validate_ratings")
-    # analyze needs scikit-learn and SciPy only when it runs, not when it is imported
+    # analyze needs SciPy only when it runs, not when it is imported
     assert loaded["pandas"] is True
     assert not any(loaded[m] for m in HEAVY), loaded
 
@@ -60,8 +60,7 @@ def test_the_public_api_still_resolves_lazily() -> None:
 def test_condition_statistics_and_rater_agreement_do_not_import_scipy_stats() -> None:
     # the t quantile (scipy.special.stdtrit), the normal quantile of the Fieller CI
     # (scipy.special.ndtri) and the average ranks (numpy) replace scipy.stats, whose import
-    # costs ~0.6 s; scikit-learn, still used by the tree and the logistic model, imports it
-    # itself (docs/performance.md), so this pins the sections that no longer need it
+    # costs ~0.6 s (docs/performance.md)
     ratings = SRC.parents[1] / "fixtures" / "synthetic" / "dissertation_shape" / "ratings.csv"
     statement = (
         "import sys; from qoe_analysis import load_ratings; "
@@ -73,5 +72,25 @@ def test_condition_statistics_and_rater_agreement_do_not_import_scipy_stats() ->
         "fieller_ratio_interval(2.0, -1.0, 0.1, 0.01, 0.0); "
         "assert 'scipy.stats' not in sys.modules and 'sklearn' not in sys.modules, "
         "sorted(m for m in sys.modules if m.startswith(('scipy.stats', 'sklearn')))"
+    )
+    _modules_after(statement)
+
+
+def test_a_whole_analysis_imports_neither_scikit_learn_nor_scipy_stats() -> None:
+    # the tree (tree_growth, holdout), the logistic model (newton_logistic) and the subject
+    # model's connected parts reproduce scikit-learn / csgraph without importing them: with
+    # them, imports were most of a small study's analysis time (docs/performance.md)
+    ratings = SRC.parents[1] / "fixtures" / "synthetic" / "dissertation_shape" / "ratings.csv"
+    statement = (
+        "import sys, io, contextlib; from qoe_analysis.cli import main; "
+        "out = io.StringIO(); "
+        f"sys.argv = ['qoe-analysis', 'analyze', {str(ratings)!r}]; "
+        "ctx = contextlib.redirect_stdout(out); ctx.__enter__(); code = main(); "
+        "ctx.__exit__(None, None, None); "
+        "assert code == 0 and out.getvalue().startswith('{'), code; "
+        "heavy = ('sklearn', 'scipy.stats', 'scipy.optimize', 'scipy.sparse.csgraph', "
+        "'matplotlib'); "
+        "assert not [m for m in sys.modules if m.startswith(heavy)], "
+        "sorted(m for m in sys.modules if m.startswith(heavy))"
     )
     _modules_after(statement)
