@@ -8,6 +8,7 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from qoe_analysis import json_text
 from qoe_analysis.json_text import json_pieces
 
 scalars = (
@@ -70,3 +71,29 @@ def test_non_string_keys_are_left_to_json() -> None:
 def test_non_finite_float_is_refused_like_dumps() -> None:
     with pytest.raises(ValueError):
         "".join(json_pieces({"a": {"b": math.nan}}))
+
+
+@pytest.mark.parametrize("indent", [None, 0, 2])
+def test_a_list_shown_twice_is_encoded_once_and_equal(indent: int | None) -> None:
+    # the report shows the primary item's subject-model tables at two places: one list
+    rows = [{"rater_id": f"r{i}", "bias": i / 7, "ok": i % 2 == 0} for i in range(150)]
+    short = [1, 2, 3]
+    doc = {
+        "subject_model": {"raters": rows, "short": short},
+        "per_item": {"overall": {"subject_model": {"raters": rows, "short": short}}},
+        "again": rows,
+    }
+    calls: list[int] = []
+    real_dumps = json.dumps
+
+    def counting(value: object, **kwargs: object) -> str:
+        if value is rows:
+            calls.append(1)
+        return real_dumps(value, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(json_text.json, "dumps", counting)
+        text = "".join(json_pieces(doc, indent=indent))
+    assert text == json.dumps(doc, indent=indent, allow_nan=False)
+    # without indent one text serves all three places; with it, one per level (1, 2 and 4)
+    assert len(calls) == (1 if indent is None else 3)

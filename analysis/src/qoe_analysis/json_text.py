@@ -19,27 +19,74 @@ from typing import Any
 
 __all__ = ["json_pieces"]
 
+#: Lists at least this long are remembered by identity (short ones cost less to encode again
+#: than to keep).
+_REMEMBERED_LENGTH = 100
 
-def json_pieces(value: Any, *, indent: int | None = None, depth: int = 3) -> Iterator[str]:
+
+def json_pieces(value: Any, *, indent: int | None = None, depth: int = 4) -> Iterator[str]:
     """Pieces whose concatenation is ``json.dumps(value, indent=indent, allow_nan=False)``.
 
     Dicts with only ``str`` keys are split key by key down to ``depth`` levels; anything
     else (lists, scalars, dicts with other keys, whose key spelling ``json`` decides) is one
-    piece. Raises ``ValueError`` for a non-finite float as ``json.dumps`` does."""
-    yield from _pieces(value, indent, 0, depth)
+    piece. A list met again at the same level (the same object: the report shows the primary
+    item's subject-model tables twice) is encoded once. The document must not change while
+    the pieces are taken. Raises ``ValueError`` for a non-finite float as ``json.dumps``
+    does."""
+    repeated = _Repeated(value, indent, depth)
+    yield from _pieces(value, indent, 0, depth, repeated)
 
 
-def _pieces(value: Any, indent: int | None, level: int, depth: int) -> Iterator[str]:
-    if (
-        depth <= 0
-        or not isinstance(value, dict)
-        or not value
-        or not all(type(key) is str for key in value)
-    ):
-        text = json.dumps(value, indent=indent, allow_nan=False)
-        if indent is not None and level:
-            text = text.replace("\n", "\n" + " " * (indent * level))
-        yield text
+def _is_split(value: Any, depth: int) -> bool:
+    return (
+        depth > 0
+        and isinstance(value, dict)
+        and bool(value)
+        and all(type(key) is str for key in value)
+    )
+
+
+class _Repeated:
+    """The long lists that are pieces more than once (by identity and, with ``indent``,
+    level); each one's text is kept from its first use to its last."""
+
+    def __init__(self, value: Any, indent: int | None, depth: int) -> None:
+        self.indent = indent
+        self.uses: dict[tuple[int, int], int] = {}
+        self.texts: dict[tuple[int, int], str] = {}
+        stack = [(value, 0, depth)]
+        while stack:
+            item, level, left = stack.pop()
+            if _is_split(item, left):
+                stack += [(v, level + 1, left - 1) for v in item.values()]
+            elif isinstance(item, list) and len(item) >= _REMEMBERED_LENGTH:
+                key = self.key(item, level)
+                self.uses[key] = self.uses.get(key, 0) + 1
+
+    def key(self, value: list[Any], level: int) -> tuple[int, int]:
+        return id(value), level if self.indent is not None else 0
+
+    def text(self, value: Any, level: int) -> str:
+        key = self.key(value, level) if isinstance(value, list) else None
+        if key is not None and key in self.texts:
+            text = self.texts[key]
+        else:
+            text = json.dumps(value, indent=self.indent, allow_nan=False)
+            if self.indent is not None and level:
+                text = text.replace("\n", "\n" + " " * (self.indent * level))
+        if key is not None and self.uses.get(key, 0) > 1:
+            self.uses[key] -= 1
+            self.texts[key] = text
+        elif key is not None:
+            self.texts.pop(key, None)
+        return text
+
+
+def _pieces(
+    value: Any, indent: int | None, level: int, depth: int, repeated: _Repeated
+) -> Iterator[str]:
+    if not _is_split(value, depth):
+        yield repeated.text(value, level)
         return
     if indent is None:
         opening, between, closing = "{", ", ", "}"
@@ -49,5 +96,5 @@ def _pieces(value: Any, indent: int | None, level: int, depth: int) -> Iterator[
     yield opening
     for position, (key, item) in enumerate(value.items()):
         yield (between if position else "") + json.dumps(key) + ": "
-        yield from _pieces(item, indent, level + 1, depth - 1)
+        yield from _pieces(item, indent, level + 1, depth - 1, repeated)
     yield closing

@@ -332,11 +332,18 @@ def analyze(
     out["reliability"]["screening"]["p913"]["per_rater"] = records(p913)
     out["reliability"]["rater_status"] = _rater_status(statuses)
     out["subject_model"]["not_identifiable"] = subject.not_identifiable
-    out["subject_model"]["conditions"] = records(subject.conditions)
-    out["subject_model"]["raters"] = records(subject.raters)
+    # the primary item's section shows the same tables: the same lists (built once; the
+    # JSON writer encodes a list it meets twice once, see json_text)
+    subject_records = (records(subject.conditions), records(subject.raters))
+    out["subject_model"]["conditions"], out["subject_model"]["raters"] = subject_records
     out.update(
         item_report_sections(
-            split, primary, stats, seed=seed, reliability_cutoff=reliability_cutoff
+            split,
+            primary,
+            stats,
+            seed=seed,
+            reliability_cutoff=reliability_cutoff,
+            primary_subject_records=subject_records,
         )
     )
     report(1.0, "done")
