@@ -138,7 +138,7 @@ class _Split:
 #: A node's rows: an index array for large nodes, a list for small ones (plain Python is
 #: quicker there than a dozen NumPy calls per feature).
 Rows = np.ndarray[Any, Any] | list[int]
-_SMALL = 40
+_SMALL = 100
 
 
 class _Grower:
@@ -379,12 +379,11 @@ class _Grower:
             right_weights=(totals[0] - left[0], totals[1] - left[1]),
         )
 
-    def row_count(self, units: Rows) -> int:
-        """Rows (of non-zero weight) in the node: scikit-learn's ``n_node_samples``."""
-        if isinstance(units, list):
-            n_list = self.n_list
-            return sum(n_list[u] for u in units)
-        return int(self.n_rows[units].sum())
+    def too_few_rows(self, units: Rows) -> bool:
+        """Fewer than 2 rows (of non-zero weight) in the node (scikit-learn's
+        ``n_node_samples < min_samples_split``); two units hold two rows at least."""
+        count = _count(units)
+        return count == 0 or (count == 1 and self.n_list[int(units[0])] < 2)
 
     def grow(self) -> GrownTree:
         left: list[int] = []
@@ -401,7 +400,7 @@ class _Grower:
             node_weight = totals[0] + totals[1]
             impurity = self.entropy(*totals)
             is_leaf = (
-                self.row_count(rows) < 2
+                self.too_few_rows(rows)
                 or node_weight < 2 * self.min_weight_leaf
                 or impurity <= _EPSILON
             )
