@@ -235,7 +235,10 @@ class _Grower:
         n_visited = n_found = n_drawn = 0
         n_total = n_known_constants
         order: list[int] = []
-        single = _count(rows) == 1  # one unit: every feature is constant
+        # which features are constant in the node: all of them for one unit; else asked
+        # when drawn (plain lists: the values of the node's units per feature)
+        single = _count(rows) == 1
+        is_constant = self.is_constant
         state = self.rng_state
         while f_i > n_total and (n_visited < n_features or n_visited <= n_found + n_drawn):
             n_visited += 1
@@ -243,14 +246,14 @@ class _Grower:
             state ^= (state << 13) & 0xFFFFFFFF
             state ^= state >> 17
             state ^= (state << 5) & 0xFFFFFFFF
-            f_j = n_drawn + (state % (_RAND_R_MAX + 1)) % (f_i - n_found - n_drawn)
+            f_j = n_drawn + (state & _RAND_R_MAX) % (f_i - n_found - n_drawn)
             if f_j < n_known_constants:  # a feature constant above: skip it, remember it
                 features[n_drawn], features[f_j] = features[f_j], features[n_drawn]
                 n_drawn += 1
                 continue
             f_j += n_found
             feature = features[f_j]
-            if single or self.is_constant(rows, feature):
+            if single or is_constant(rows, feature):
                 features[f_j], features[n_total] = features[n_total], features[f_j]
                 n_found += 1
                 n_total += 1
@@ -260,8 +263,10 @@ class _Grower:
             order.append(feature)
         # the constants known above keep their order for siblings and children; the ones
         # found here are remembered after them
-        features[:n_known_constants] = constants[:n_known_constants]
-        constants[n_known_constants:n_total] = features[n_known_constants:n_total]
+        if n_known_constants:
+            features[:n_known_constants] = constants[:n_known_constants]
+        if n_total > n_known_constants:
+            constants[n_known_constants:n_total] = features[n_known_constants:n_total]
         self.rng_state = state
         return order, n_total
 
