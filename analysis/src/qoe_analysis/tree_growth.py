@@ -469,8 +469,8 @@ def grow_entropy_tree(
         raise ValueError("classes must be 0 or 1")
     if (weight < 0).any() or (weight != np.round(weight)).any() or weight.sum() >= 2.0**53:
         raise ValueError("weights must be whole non-negative numbers (counts) below 2**53")
-    if np.isnan(values).any():
-        raise ValueError("x must not contain NaN")
+    if not np.isfinite(values).all():
+        raise ValueError("x must be finite (no NaN or infinity, also after the float32 cast)")
     present = weight != 0
     if np.unique(target[present]).size < 2:
         return None
