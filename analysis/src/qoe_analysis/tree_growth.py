@@ -25,6 +25,9 @@ The rule, per node (scikit-learn ``BestSplitter`` / ``DepthFirstTreeBuilder``):
 
 Exactness needs the sums of weights to be exact, so weights must be whole numbers (counts)
 below 2⁵³; logarithms use ``math.log``, the C library's, as scikit-learn's compiled code does.
+Not reproduced: scikit-learn's splits on missing values (NaN), other criteria, depth or leaf
+limits, ``max_features``, monotonic constraints. Values must be finite (the ratings'
+validation already refuses missing factor values).
 """
 
 from __future__ import annotations
