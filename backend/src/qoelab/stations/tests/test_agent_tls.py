@@ -167,7 +167,7 @@ def test_plain_http_to_another_machine_is_refused_before_sending(
     def no_request(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a request was sent")
 
-    monkeypatch.setattr(requests, "request", no_request)
+    monkeypatch.setattr(requests.Session, "request", no_request)  # the client's session
     seat = station("http://192.0.2.10:8787", None)
     with override_settings(QOELAB_AGENT_ALLOW_PLAIN_HTTP=False):
         with pytest.raises(AgentUnreachable, match="in clear"):
