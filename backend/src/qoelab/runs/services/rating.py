@@ -13,9 +13,8 @@ from qoelab.runs.models import Session
 from qoelab.runs.services.errors import InvalidInput, WrongState
 from qoelab.runs.services.heartbeat import catch_up
 from qoelab.runs.services.impairment import apply_current_scenario, clear_impairment
-from qoelab.runs.services.transitions import locked, transition
+from qoelab.runs.services.transitions import bump_session_data_version, locked, transition
 from qoelab.runs.state_machine import State
-from qoelab.studies.data_version import bump_data_version
 from qoelab.studies.models import Scenario
 
 
@@ -206,5 +205,5 @@ def _record(
         source=source,
     )
     # In the rating's transaction: the analysis cache sees the rating and the counter together.
-    bump_data_version(session.study_id)
+    bump_session_data_version(session)
     return rating
