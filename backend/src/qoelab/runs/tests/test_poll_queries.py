@@ -20,6 +20,8 @@ from qoelab.runs.models import Session
 from qoelab.runs.participant_etag import matches, participant_etag
 from qoelab.runs.tests.conftest import Playing
 from qoelab.runs.tests.lab import rate
+from qoelab.runs.tests.test_rating_items import DCR_ITEM
+from qoelab.studies.models import Study
 
 
 def poll_path(session: dict[str, Any]) -> str:
@@ -36,19 +38,36 @@ def test_a_participant_poll_with_nothing_due_is_one_query(playing: Playing) -> N
     assert queries[0]["sql"].startswith("SELECT")  # nothing due: no lock, no write
 
 
-def test_a_rating_poll_is_two_queries_and_its_304_one(playing: Playing) -> None:
+def test_a_rating_poll_is_one_query_and_its_304_one(playing: Playing) -> None:
+    """The example study has no DCR item: whether a baseline was rated changes nothing in
+    the view, so it is not looked up."""
     lab, session = playing
     lab.post(f"/api/v1/sessions/{session['id']}/advance/")  # end of play → rating
     screen = lab.screen(session)
     with CaptureQueriesContext(connection) as queries:
         first = screen.get(poll_path(session))
     assert first.status_code == 200 and first.json()["step"] == "rating"
-    # the row, and whether a baseline was rated before (it decides the DCR items)
-    assert len(queries) == 2, [q["sql"] for q in queries]
+    assert len(queries) == 1, [q["sql"] for q in queries]
     with CaptureQueriesContext(connection) as queries:
         again = screen.get(poll_path(session), HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and again.content == b""
     assert len(queries) == 1, [q["sql"] for q in queries]
+
+
+def test_a_rating_poll_of_a_study_with_a_dcr_item_is_two_queries(playing: Playing) -> None:
+    """The row, and whether a baseline was rated before (it decides the DCR item)."""
+    lab, session = playing
+    study = Session.objects.get(pk=session["id"]).study
+    Study.objects.filter(pk=study.pk).update(rating_items=[*study.rating_items, DCR_ITEM])
+    lab.post(f"/api/v1/sessions/{session['id']}/advance/")  # end of play → rating
+    with CaptureQueriesContext(connection) as queries:
+        first = lab.screen(session).get(poll_path(session))
+    assert first.status_code == 200 and first.json()["step"] == "rating"
+    assert [item["key"] for item in first.json()["items"]] == [
+        item["key"] for item in study.rating_items
+    ]  # no baseline rated yet: the DCR item is not asked
+    assert len(queries) == 2, [q["sql"] for q in queries]
+    assert 'FROM "ratings_rating"' in queries[1]["sql"]
 
 
 def test_the_console_session_view_is_four_queries(playing: Playing) -> None:
