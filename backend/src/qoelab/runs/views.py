@@ -345,11 +345,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
         principal = request.user
         assert isinstance(principal, ParticipantPrincipal)  # HoldsSessionToken checked the pk
         # The same answer as participant_poll.ParticipantPollMiddleware gives on its short path.
-        answer = poll(
-            principal.session,
-            request.headers.get("If-None-Match"),
-            lambda pk: self.get_queryset().get(pk=pk),
-        )
+        answer = poll(principal.session, request.headers.get("If-None-Match"))
         return Response(answer.data, status=answer.status, headers=answer.headers)
 
     @extend_schema(
