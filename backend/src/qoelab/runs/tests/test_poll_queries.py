@@ -147,7 +147,7 @@ def test_a_poll_takes_the_step_time_made_due(playing: Playing) -> None:
     # The token's row and the locked row; the view is built from the ticked row (its
     # game and participant from the first read), not from a third read.
     reads = [q["sql"] for q in queries if q["sql"].startswith('SELECT "runs_session"')]
-    assert len(reads) == 2 and reads[1].endswith("FOR UPDATE OF \"runs_session\""), reads
+    assert len(reads) == 2 and reads[1].endswith('FOR UPDATE OF "runs_session"'), reads
     assert view == lab.screen(session).get(poll_path(session)).json()
 
 
