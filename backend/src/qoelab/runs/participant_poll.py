@@ -86,7 +86,12 @@ def poll(session: Session, if_none_match: str | None) -> PollAnswer:
     participant (:func:`participant_queryset`)."""
     now = timezone.now()
     if services.tick_due(session, now):
-        session = _after_tick(session, services.tick(session.pk))
+        # The scenario's end, the most frequent due step, as one guarded UPDATE; any other
+        # step (or a row changed meanwhile) under the row lock.
+        ended = services.end_play_unlocked(session, now)
+        if ended is None:
+            ended = _after_tick(session, services.tick(session.pk))
+        session = ended
         now = timezone.now()
     etag = participant_etag(session, now)
     headers = {

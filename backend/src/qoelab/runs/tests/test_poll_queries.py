@@ -13,11 +13,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.participant_etag import matches, participant_etag
+from qoelab.runs.services.timing import play_seconds
 from qoelab.runs.tests.conftest import Playing
 from qoelab.runs.tests.lab import rate
 from qoelab.runs.tests.test_rating_items import DCR_ITEM
@@ -135,20 +138,61 @@ def test_matches_reads_if_none_match_as_rfc_9110_does() -> None:
 
 
 def test_a_poll_takes_the_step_time_made_due(playing: Playing) -> None:
-    """The unlocked pre-check must not hide a due step: the scenario's time is up."""
+    """The unlocked pre-check must not hide a due step: the scenario's time is up. The
+    poll ends it with one guarded UPDATE (no transaction, no row lock), writing what the
+    locked step writes."""
     lab, session = playing
+    started = timezone.now() - timedelta(hours=1)
+    Session.objects.filter(pk=session["id"]).update(scenario_started_at=started)
+    before = Session.objects.select_related("study").get(pk=session["id"])
+    with CaptureQueriesContext(connection) as queries:
+        view = lab.screen(session).get(poll_path(session)).json()
+    assert view["step"] == "rating"
+    sql = [q["sql"] for q in queries]
+    assert len(sql) == 2 and sql[0].startswith('SELECT "runs_session"'), sql
+    assert sql[1].startswith('UPDATE "runs_session"') and '"revision" = ' in sql[1], sql
+    after = Session.objects.get(pk=session["id"])
+    assert after.state == "rating" and after.revision == before.revision + 1
+    assert after.scenario_ended_at == started + timedelta(seconds=play_seconds(before))
+    assert view == lab.screen(session).get(poll_path(session)).json()  # as read afresh
+
+
+def test_a_due_step_that_needs_the_agent_is_taken_under_the_lock(playing: Playing) -> None:
+    """Time up and a lease renewal due: the locked tick takes both; the view is built from
+    the ticked row (its game and participant from the first read), not from a third read."""
+    lab, session = playing
+    long_ago = timezone.now() - timedelta(hours=1)
     Session.objects.filter(pk=session["id"]).update(
-        scenario_started_at=timezone.now() - timedelta(hours=1)
+        scenario_started_at=long_ago, lease_renewed_at=long_ago
     )
     with CaptureQueriesContext(connection) as queries:
         view = lab.screen(session).get(poll_path(session)).json()
     assert view["step"] == "rating"
-    assert Session.objects.get(pk=session["id"]).state == "rating"
-    # The token's row and the locked row; the view is built from the ticked row (its
-    # game and participant from the first read), not from a third read.
+    after = Session.objects.get(pk=session["id"])
+    assert after.state == "rating" and after.lease_renewed_at > long_ago + timedelta(minutes=59)
     reads = [q["sql"] for q in queries if q["sql"].startswith('SELECT "runs_session"')]
     assert len(reads) == 2 and reads[1].endswith('FOR UPDATE OF "runs_session"'), reads
     assert view == lab.screen(session).get(poll_path(session)).json()
+
+
+def test_the_unlocked_scenario_end_leaves_a_row_changed_since_it_was_read(
+    playing: Playing,
+) -> None:
+    """Another step moved the session (its revision) after the poll read it: the guarded
+    UPDATE matches nothing and the caller falls back to the locked tick."""
+    _lab, session = playing
+    Session.objects.filter(pk=session["id"]).update(
+        scenario_started_at=timezone.now() - timedelta(hours=1)
+    )
+    stale = Session.objects.select_related("study").get(pk=session["id"])
+    Session.objects.filter(pk=session["id"]).update(revision=F("revision") + 1)
+    assert services.end_play_unlocked(stale, timezone.now()) is None
+    row = Session.objects.get(pk=session["id"])
+    assert row.state == "playing" and row.revision == stale.revision + 1
+    assert row.scenario_ended_at is None
+    fresh = Session.objects.select_related("study").get(pk=session["id"])
+    assert services.end_play_unlocked(fresh, timezone.now()) is fresh
+    assert Session.objects.get(pk=session["id"]).state == "rating"
 
 
 def test_a_poll_renews_a_lease_that_is_due(playing: Playing) -> None:
