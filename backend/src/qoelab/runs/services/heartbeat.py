@@ -1,8 +1,10 @@
 """Time-driven steps: the scenario timer, a stuck "applying", the agent's lease, pause expiry.
 
-Polling endpoints call :func:`tick`; Celery beat calls :func:`heartbeat_all` and
-:func:`expire_sessions`. A heartbeat that fails while a scenario plays pauses the session
-(the scenario is replayed after resuming); while rating it is only noted.
+Polling endpoints call :func:`tick` (the participant's poll first tries
+:func:`end_play_unlocked`, the scenario's end as one guarded ``UPDATE``); Celery beat calls
+:func:`heartbeat_all` and :func:`expire_sessions`. A heartbeat that fails while a scenario
+plays pauses the session (the scenario is replayed after resuming); while rating it is only
+noted.
 """
 
 from __future__ import annotations
