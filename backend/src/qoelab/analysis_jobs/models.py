@@ -13,17 +13,18 @@ __all__ = ["AnalysisJob", "JobState"]
 class AnalysisJob(BackgroundJob):
     """One analysis of one state of a study's data.
 
-    The cache key is (study, ``Study.version``, ``Study.data_version``, reliable_only):
-    asking again while neither counter has moved returns this job without reading the
-    ratings (:mod:`qoelab.analysis_jobs.services`). The task builds the input (the tidy CSV
-    and its sidecar) when it starts and stores it with its SHA-256, so the exact table
-    analysed stays on record.
+    The cache key is (study, ``Study.version``, data version, reliable_only), the data
+    version being ``Study.data_version`` plus its sessions' ``Session.data_version``
+    (:mod:`qoelab.studies.data_version`): asking again while no counter has moved returns
+    this job without reading the ratings (:mod:`qoelab.analysis_jobs.services`). The task
+    builds the input (the tidy CSV and its sidecar) when it starts and stores it with its
+    SHA-256, so the exact table analysed stays on record.
     """
 
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="analysis_jobs")
     study_version = models.PositiveIntegerField()
-    #: The study's data version the job was requested for; null for jobs of before the
-    #: counter existed (never matched by a request again).
+    #: The study's data version the job was requested for (the study's counter plus its
+    #: sessions'); null for jobs of before the counter existed (never matched again).
     data_version = models.PositiveIntegerField(null=True, blank=True)
     reliable_only = models.BooleanField(default=False)
     #: Empty until the task has built the input.

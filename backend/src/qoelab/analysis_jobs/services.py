@@ -1,13 +1,13 @@
 """Starting analysis jobs, cached per study version and data version.
 
 A results request looks up the job for the study's current ``version`` (its design) and
-``data_version`` (a counter bumped with every change of the analysed data,
-:mod:`qoelab.studies.data_version`) and the options, without reading a single rating: that
-lookup is the whole cost of a cached visit. Only when no live job exists is one created,
-queued, and the task (:mod:`qoelab.analysis_jobs.tasks`) builds the tidy CSV, hashes it and
-analyses it — or reuses the result of a finished job with the same input hash (e.g. after
-a rating of a session that is not yet completed, which bumps the counter but does not
-change the analysed table).
+data version (counters bumped with every change of the analysed data: the study's and its
+sessions', :mod:`qoelab.studies.data_version`) and the options, without reading a single
+rating: that lookup is the whole cost of a cached visit. Only when no live job exists is
+one created, queued, and the task (:mod:`qoelab.analysis_jobs.tasks`) builds the tidy CSV,
+hashes it and analyses it — or reuses the result of a finished job with the same input
+hash (e.g. after a rating of a session that is not yet completed, which bumps a counter
+but does not change the analysed table).
 """
 
 from __future__ import annotations
@@ -18,11 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from qoelab.analysis_jobs.job_response import with_result_text
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
 from qoelab.core.errors import BadRequest
 from qoelab.ratings.models import Rating
+from qoelab.runs.models import Session
 from qoelab.runs.state_machine import State
 from qoelab.studies.models import Study
 
@@ -53,15 +56,37 @@ class JobRequest:
     cached: bool
 
 
+def data_version_of(study_id: int) -> tuple[int, int]:
+    """The study's design version and its data version as stored now, in one query.
+
+    The data version is the study's own counter plus the sum of its sessions' counters
+    (:mod:`qoelab.studies.data_version`): every counter only grows and each write of the
+    analysed data adds 1 to one of them, so the sum grows with every such write and never
+    returns to an earlier value. One statement reads all of them from one snapshot.
+    """
+    sessions = (
+        Session.objects.filter(study_id=OuterRef("pk"))
+        .order_by()
+        .values("study_id")
+        .annotate(total=Sum("data_version"))
+        .values("total")
+    )
+    version, own, of_sessions = (
+        Study.objects.filter(pk=study_id)
+        .annotate(sessions_data_version=Coalesce(Subquery(sessions), 0))
+        .values_list("version", "data_version", "sessions_data_version")
+        .get()
+    )
+    return version, own + of_sessions
+
+
 def cache_key(study: Study, *, reliable_only: bool) -> dict[str, Any]:
-    """The job's key: the study, both counters as stored now, and the options.
+    """The job's key: the study, both versions as stored now, and the options.
 
     The counters are read from the database, not from ``study``, which may have been
     loaded before a bump.
     """
-    version, data_version = (
-        Study.objects.filter(pk=study.pk).values_list("version", "data_version").get()
-    )
+    version, data_version = data_version_of(study.pk)
     return {
         "study_id": study.pk,
         "study_version": version,

@@ -27,6 +27,14 @@ def is_single_overall(items: list[dict[str, Any]]) -> bool:
     return len(items) == 1 and items[0]["key"] == OVERALL
 
 
+def needs_baseline(items: list[dict[str, Any]]) -> bool:
+    """Does any item depend on whether a baseline was rated (a DCR item)? When none does,
+    :func:`asked_items` and :func:`clean_values` give the same answer for either value of
+    ``baseline_rated``, so the callers skip the query that finds out (a rating poll of such
+    a study is one query instead of two)."""
+    return any(item["scale"]["kind"] == "dcr5" for item in items)
+
+
 def asked_items(items: list[dict[str, Any]], *, baseline_rated: bool) -> list[dict[str, Any]]:
     """The items the rating screen asks: DCR items only once a baseline has been rated."""
     return [i for i in items if baseline_rated or i["scale"]["kind"] != "dcr5"]

@@ -29,6 +29,12 @@ class Session(models.Model):
     state = models.CharField(max_length=20, choices=State.choices, default=State.CREATED)
     #: Increases with every change a screen should show (the polling clients compare it).
     revision = models.PositiveIntegerField(default=1)
+    #: Bumped (``F() + 1``, under the row lock, in the writing transaction) with every change
+    #: of this session's part of the analysed data: a rating recorded, the session completed.
+    #: The results cache's data version is the study's counter plus the sum of these
+    #: (:mod:`qoelab.studies.data_version`), so that the ratings of a study's live sessions
+    #: never wait for one another on the study row.
+    data_version = models.PositiveIntegerField(default=0, db_default=0, editable=False)
     paused_from = models.CharField(max_length=20, choices=State.choices, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
     #: For the researcher: why the session paused or what the agent said.
@@ -89,6 +95,22 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return f"session {self.pk} ({self.participant} / {self.game})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, but never write ``data_version`` back from memory on an update.
+
+        The counter only moves by ``F("data_version") + 1``
+        (:func:`qoelab.runs.services.transitions.bump_session_data_version`); a full
+        ``save()`` of a session loaded before a concurrent bump would otherwise put the old
+        value back, and the analysis cache could serve a document of older data.
+        """
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                field.name
+                for field in self._meta.concrete_fields
+                if not field.primary_key and field.name != "data_version"
+            ]
+        super().save(*args, **kwargs)
 
     @property
     def scenario_count(self) -> int:

@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from qoelab.participants.models import Participant, Skill
 from qoelab.ratings.models import Answer, Rating
-from qoelab.ratings.values import asked_items
+from qoelab.ratings.values import asked_items, needs_baseline
 from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.phases import Phase, order_with_phases, phase_of, training_count
@@ -409,7 +409,12 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
             else {},
             "questions": questions,
             "scale": legacy_scale(session.study) if rating else [],
-            "items": asked_items(session.study.rating_items, baseline_rated=baseline_rated(session))
+            "items": asked_items(
+                session.study.rating_items,
+                # Only a DCR item depends on a rated baseline: without one, skip the query.
+                baseline_rated=needs_baseline(session.study.rating_items)
+                and baseline_rated(session),
+            )
             if rating
             else [],
             "training": bool(phase and phase.name == "training"),

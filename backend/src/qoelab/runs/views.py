@@ -237,16 +237,19 @@ def _rate(request: Request, session: Session, serializer_class: type[Any], sourc
         scenario_id=data.get("scenario"),
         source=source,
     )
-    fresh = _session_queryset().prefetch_related("ratings", "answers").get(pk=session.pk)
     answer: dict[str, Any]
     if source == "participant":
+        # The participant's view reads the session with its study, game and participant
+        # only (as the poll does), not the researcher's ratings and answers.
+        view = participant_queryset().get(pk=session.pk)
         answer = {
             "created": result.created,
             "position": result.rating.order_index + 1,
             "values": result.rating.values,
-            "session": ParticipantViewSerializer(fresh).data,
+            "session": ParticipantViewSerializer(view).data,
         }
     else:
+        fresh = _session_queryset().prefetch_related("ratings", "answers").get(pk=session.pk)
         answer = RateResponseSerializer(
             {"rating": result.rating, "created": result.created, "session": fresh}
         ).data
@@ -345,11 +348,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
         principal = request.user
         assert isinstance(principal, ParticipantPrincipal)  # HoldsSessionToken checked the pk
         # The same answer as participant_poll.ParticipantPollMiddleware gives on its short path.
-        answer = poll(
-            principal.session,
-            request.headers.get("If-None-Match"),
-            lambda pk: self.get_queryset().get(pk=pk),
-        )
+        answer = poll(principal.session, request.headers.get("If-None-Match"))
         return Response(answer.data, status=answer.status, headers=answer.headers)
 
     @extend_schema(

@@ -1,18 +1,23 @@
-"""The study's data version: a counter of changes to what its analysis reads.
+"""The study's data version: counters of changes to what its analysis reads.
 
-The analysis document is cached per (study, ``Study.version``, ``Study.data_version``,
-options) (:mod:`qoelab.analysis_jobs.services`), so every write that changes the analysis'
-input must bump the counter in its own transaction — then a reader either sees the new data
-and the new counter, or neither. The write paths that call :func:`bump_data_version`:
+The analysis document is cached per (study, ``Study.version``, data version, options)
+(:mod:`qoelab.analysis_jobs.services`). The data version is ``Study.data_version`` plus the
+sum of the study's ``Session.data_version``: every write that changes the analysis' input
+bumps one of them, in its own transaction — then a reader either sees the new data and the
+new counter, or neither. The write paths:
 
-* a rating recorded (``runs.services.rating``) and a session completed
-  (``runs.services.transitions``: only completed sessions are analysed);
-* a finished ratings import (``exports.importer``);
-* a change of an analysis setting of the study (:data:`ANALYSIS_SETTINGS`, through the API
-  or a study document) and of a participant's code, age or skill (CSV factor columns).
+* a rating recorded and a session completed bump the *session's* counter, under the session
+  row lock the step holds anyway (``runs.services.transitions.bump_session_data_version``).
+  Bumping the study row instead made the ratings of all the study's live sessions queue
+  for that one row lock until each rating's commit (issue 16, live lab);
+* a finished ratings import (``exports.importer``), a change of an analysis setting of the
+  study (:data:`ANALYSIS_SETTINGS`, through the API or a study document) and of a
+  participant's code, age or skill (CSV factor columns) call :func:`bump_data_version`.
 
-Scenario changes of a study with sessions bump ``Study.version`` instead (the design's
-version, also part of the cache key); a study without sessions has no ratings to analyse.
+Every counter only grows (a session can be deleted only before it starts, with its counter
+still 0), so the sum never returns to an earlier value. Scenario changes of a study with
+sessions bump ``Study.version`` instead (the design's version, also part of the cache key);
+a study without sessions has no ratings to analyse.
 """
 
 from __future__ import annotations

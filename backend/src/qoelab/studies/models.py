@@ -114,8 +114,9 @@ class Study(models.Model):
     #: Bumped whenever a scenario of a study that has sessions is added, changed or removed.
     version = models.PositiveIntegerField(default=1)
     #: Bumped (``F() + 1``, in the writing transaction) whenever the data the analysis reads
-    #: changes: a rating, a completed session, an import, an analysis setting, a participant.
-    #: The analysis cache is keyed by it and ``version`` (:mod:`qoelab.studies.data_version`).
+    #: changes by an import, an analysis setting or a participant (a rating or a completed
+    #: session bumps its session's counter). The analysis cache is keyed by it plus the
+    #: sessions' counters, and ``version`` (:mod:`qoelab.studies.data_version`).
     data_version = models.PositiveIntegerField(default=0, editable=False)
     scale_labels = models.JSONField(
         default=default_scale_labels,

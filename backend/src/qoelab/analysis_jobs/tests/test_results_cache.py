@@ -1,6 +1,7 @@
 """The results cache (issue 16, goal 2): the analysis document is found by the study's
 version and data version, without building the ratings table; every write path that
-changes the analysed data bumps the data version."""
+changes the analysed data bumps the data version (the study's counter or, for a rating
+and a completed session, the session's)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from qoelab.analysis_jobs import services
@@ -24,12 +26,19 @@ from qoelab.exports.importer import import_ratings
 from qoelab.exports.sample_ratings import sample_lines
 from qoelab.exports.tests.test_exports import completed_session
 from qoelab.participants.models import Participant
+from qoelab.runs.models import Session
+from qoelab.runs.services.transitions import bump_session_data_version
 from qoelab.studies.data_version import bump_data_version
 from qoelab.studies.models import Study
 from qoelab.studies.study_document import export_study_document, load_study_document
 
 
 def data_version(study: Study) -> int:
+    """The data version of the cache key (the study's counter plus its sessions')."""
+    return services.data_version_of(study.pk)[1]
+
+
+def study_row_counter(study: Study) -> int:
     value: int = Study.objects.values_list("data_version", flat=True).get(pk=study.pk)
     return value
 
@@ -281,12 +290,50 @@ def test_saving_a_stale_study_never_moves_the_counter_back(example_study: Study)
     assert Study.objects.get(pk=example_study.pk).title == "Saved from an old copy"
 
 
+@pytest.mark.django_db
+def test_saving_a_stale_session_never_moves_its_counter_back(rated_study: Study) -> None:
+    session = rated_study.sessions.first()
+    assert session is not None
+    stale = Session.objects.get(pk=session.pk)
+    with transaction.atomic():
+        bump_session_data_version(Session.objects.select_for_update().get(pk=session.pk))
+    stale.message = "saved from an old copy"
+    stale.save()
+    fresh = Session.objects.get(pk=session.pk)
+    assert fresh.data_version == 1 and fresh.message == "saved from an old copy"
+
+
+@pytest.mark.django_db
+def test_the_key_adds_the_sessions_counters_to_the_studys(
+    researcher_client: APIClient, rated_study: Study
+) -> None:
+    """A bump of any session's counter is a new data version, and so a new job; the study
+    row's own counter is not touched by it."""
+    first, second = list(rated_study.sessions.order_by("id"))[:2]
+    _status, before = analyse(researcher_client, rated_study)
+    assert before["data_version"] == study_row_counter(rated_study) == 0
+    seen = {before["id"]}
+    for session, expected in ((first, 1), (second, 2), (first, 3)):
+        with transaction.atomic():
+            bump_session_data_version(Session.objects.select_for_update().get(pk=session.pk))
+        status, after = analyse(researcher_client, rated_study)
+        assert status == 202 and after["id"] not in seen
+        assert after["data_version"] == data_version(rated_study) == expected
+        seen.add(after["id"])
+    bump_data_version(rated_study)  # an import or a settings change: the study's counter
+    status, after = analyse(researcher_client, rated_study)
+    assert status == 202 and after["id"] not in seen and after["data_version"] == 4
+    assert study_row_counter(rated_study) == 1
+    assert [s.data_version for s in rated_study.sessions.order_by("id")][:2] == [2, 1]
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_each_rating_and_the_completion_of_a_session_bump_it(
     dry_run_agent: Any, researcher_client: APIClient, owned_example_study: Study
 ) -> None:
-    """Through the lab's API with a dry-run agent: +1 per rating, +1 when completed."""
+    """Through the lab's API with a dry-run agent: +1 per rating, +1 when completed; each
+    on the session's counter, so that no rating waits for the study row's lock."""
     from qoelab.runs.tests.lab import Lab
     from qoelab.runs.tests.test_rating_items import rate, start_session
 
@@ -295,6 +342,7 @@ def test_each_rating_and_the_completion_of_a_session_bump_it(
     study.save()
     session, screen = start_session(Lab(researcher_client), study, dry_run_agent)
     sid = session["id"]
+    row_before = study_row_counter(study)
     for position in range(1, session["scenario_count"] + 1):
         response = researcher_client.post(f"/api/v1/sessions/{sid}/advance/")
         assert response.status_code == 200, response.content  # play period over → rating
@@ -303,7 +351,10 @@ def test_each_rating_and_the_completion_of_a_session_bump_it(
             answer = rate(screen, sid, position, {"overall": 1 + position % 5})
             assert answer.status_code == 201, answer.content
 
-        assert bumps(study, give) == 1
+        with CaptureQueriesContext(connection) as queries:
+            assert bumps(study, give) == 1
+        # The rating's transaction writes its own session row, never the study's.
+        assert not [q for q in queries if q["sql"].startswith('UPDATE "studies_study"')]
         if position < session["scenario_count"]:
             assert researcher_client.get(f"/api/v1/sessions/{sid}/").json()["state"] == "playing"
 
@@ -317,3 +368,5 @@ def test_each_rating_and_the_completion_of_a_session_bump_it(
         assert researcher_client.get(f"/api/v1/sessions/{sid}/").json()["state"] == "completed"
 
     assert bumps(study, complete) == 1
+    assert study_row_counter(study) == row_before
+    assert Session.objects.get(pk=sid).data_version == session["scenario_count"] + 1

@@ -24,7 +24,13 @@ from qoelab.runs.services.answers import (
 )
 from qoelab.runs.services.creation import create_session
 from qoelab.runs.services.errors import InvalidInput, SessionError, WrongState
-from qoelab.runs.services.heartbeat import expire_sessions, heartbeat_all, tick, tick_due
+from qoelab.runs.services.heartbeat import (
+    end_play_unlocked,
+    expire_sessions,
+    heartbeat_all,
+    tick,
+    tick_due,
+)
 from qoelab.runs.services.lifecycle import (
     abort,
     advance,
@@ -45,6 +51,7 @@ __all__ = [
     "abort",
     "advance",
     "create_session",
+    "end_play_unlocked",
     "end_scenario",
     "expire_sessions",
     "finish_free_play",

@@ -1,8 +1,10 @@
 """Time-driven steps: the scenario timer, a stuck "applying", the agent's lease, pause expiry.
 
-Polling endpoints call :func:`tick`; Celery beat calls :func:`heartbeat_all` and
-:func:`expire_sessions`. A heartbeat that fails while a scenario plays pauses the session
-(the scenario is replayed after resuming); while rating it is only noted.
+Polling endpoints call :func:`tick` (the participant's poll first tries
+:func:`end_play_unlocked`, the scenario's end as one guarded ``UPDATE``); Celery beat calls
+:func:`heartbeat_all` and :func:`expire_sessions`. A heartbeat that fails while a scenario
+plays pauses the session (the scenario is replayed after resuming); while rating it is only
+noted.
 """
 
 from __future__ import annotations
@@ -62,6 +64,38 @@ def tick_due(session: Session, now: datetime) -> bool:
     if session.state == State.PLAYING and seconds_remaining(session, now) == 0.0:
         return True
     return lease_renewal_due(session, now)
+
+
+def end_play_unlocked(session: Session, now: datetime) -> Session | None:
+    """The scenario's time is up: playing → rating as one guarded ``UPDATE``, or None.
+
+    The step a poll most often finds due (once per scenario and session) without a
+    transaction of its own: no ``BEGIN``, locked read and ``COMMIT`` round trips, each of
+    which waits for a core in a busy lab. The ``UPDATE`` sets what :func:`catch_up` would
+    (state, revision + 1, the play period's end, ``updated_at``) only while the row still
+    has the state and revision that ``session`` was read with: every step that moves the
+    session raises the revision (``save_revision``), and a concurrent locked step makes
+    the ``UPDATE`` wait for it and then match nothing. Returns ``session`` updated in
+    memory, or None (another step is due, or the row changed): then the caller takes the
+    locked :func:`tick`, which checks everything again.
+    """
+    if session.state != State.PLAYING or seconds_remaining(session, now) != 0.0:
+        return None
+    if lease_renewal_due(session, now):
+        return None  # the renewal needs the agent and the lock: the locked tick does both
+    assert session.scenario_started_at is not None  # seconds_remaining is 0.0, not None
+    ended = session.scenario_started_at + timedelta(seconds=play_seconds(session))
+    revision = session.revision + 1
+    updated = Session.objects.filter(
+        pk=session.pk, state=State.PLAYING, revision=session.revision
+    ).update(state=State.RATING, revision=revision, scenario_ended_at=ended, updated_at=now)
+    if updated != 1:
+        return None
+    session.state = State.RATING
+    session.revision = revision
+    session.scenario_ended_at = ended
+    session.updated_at = now
+    return session
 
 
 def _holds_lease(session: Session) -> bool:

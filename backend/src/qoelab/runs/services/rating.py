@@ -8,14 +8,19 @@ from typing import Any
 from django.utils import timezone
 
 from qoelab.ratings.models import Rating
-from qoelab.ratings.values import OVERALL, ItemError, clean_values, is_single_overall
+from qoelab.ratings.values import (
+    OVERALL,
+    ItemError,
+    clean_values,
+    is_single_overall,
+    needs_baseline,
+)
 from qoelab.runs.models import Session
 from qoelab.runs.services.errors import InvalidInput, WrongState
 from qoelab.runs.services.heartbeat import catch_up
 from qoelab.runs.services.impairment import apply_current_scenario, clear_impairment
-from qoelab.runs.services.transitions import locked, transition
+from qoelab.runs.services.transitions import bump_session_data_version, locked, transition
 from qoelab.runs.state_machine import State
-from qoelab.studies.data_version import bump_data_version
 from qoelab.studies.models import Scenario
 
 
@@ -77,8 +82,10 @@ def rate(
             return RateResult(existing, False, session)
         _check_rating(session, position=position, scenario_id=scenario_id)
         try:
+            items = session.study.rating_items
+            # Only a DCR item depends on a rated baseline: without one, skip the query.
             cleaned = clean_values(
-                session.study.rating_items, values, baseline_rated=baseline_rated(session)
+                items, values, baseline_rated=needs_baseline(items) and baseline_rated(session)
             )
         except ItemError as exc:
             raise InvalidInput(
@@ -206,5 +213,5 @@ def _record(
         source=source,
     )
     # In the rating's transaction: the analysis cache sees the rating and the counter together.
-    bump_data_version(session.study_id)
+    bump_session_data_version(session)
     return rating

@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from qoelab.runs.models import Session
 from qoelab.runs.services.errors import WrongState
 from qoelab.runs.state_machine import State, can_transition
-from qoelab.studies.data_version import bump_data_version
 
 
 @contextmanager
@@ -44,7 +44,21 @@ def transition(session: Session, target: str) -> None:
     save_revision(session)
     if target == State.COMPLETED:
         # Only completed sessions are analysed: completing one changes the analysis' input.
-        bump_data_version(session.study_id)
+        bump_session_data_version(session)
+
+
+def bump_session_data_version(session: Session) -> None:
+    """Add 1 to the session's data version (``F() + 1``), in the caller's transaction.
+
+    Called under the row lock (:func:`locked`) by the writes that change the session's
+    part of the analysed data; the results cache's key adds the sessions' counters to the
+    study's (:mod:`qoelab.studies.data_version`). The session row is locked by this
+    request already, so the update waits for no other session — unlike a bump of the
+    study row, which serialised the ratings of all the study's live sessions.
+    """
+    Session.objects.filter(pk=session.pk).update(data_version=F("data_version") + 1)
+    # The row is locked by this transaction: the value in memory stays exact.
+    session.data_version += 1
 
 
 def note(session: Session, text: str) -> None:

@@ -13,13 +13,18 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.participant_etag import matches, participant_etag
+from qoelab.runs.services.timing import play_seconds
 from qoelab.runs.tests.conftest import Playing
 from qoelab.runs.tests.lab import rate
+from qoelab.runs.tests.test_rating_items import DCR_ITEM
+from qoelab.studies.models import Study
 
 
 def poll_path(session: dict[str, Any]) -> str:
@@ -36,19 +41,36 @@ def test_a_participant_poll_with_nothing_due_is_one_query(playing: Playing) -> N
     assert queries[0]["sql"].startswith("SELECT")  # nothing due: no lock, no write
 
 
-def test_a_rating_poll_is_two_queries_and_its_304_one(playing: Playing) -> None:
+def test_a_rating_poll_is_one_query_and_its_304_one(playing: Playing) -> None:
+    """The example study has no DCR item: whether a baseline was rated changes nothing in
+    the view, so it is not looked up."""
     lab, session = playing
     lab.post(f"/api/v1/sessions/{session['id']}/advance/")  # end of play → rating
     screen = lab.screen(session)
     with CaptureQueriesContext(connection) as queries:
         first = screen.get(poll_path(session))
     assert first.status_code == 200 and first.json()["step"] == "rating"
-    # the row, and whether a baseline was rated before (it decides the DCR items)
-    assert len(queries) == 2, [q["sql"] for q in queries]
+    assert len(queries) == 1, [q["sql"] for q in queries]
     with CaptureQueriesContext(connection) as queries:
         again = screen.get(poll_path(session), HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and again.content == b""
     assert len(queries) == 1, [q["sql"] for q in queries]
+
+
+def test_a_rating_poll_of_a_study_with_a_dcr_item_is_two_queries(playing: Playing) -> None:
+    """The row, and whether a baseline was rated before (it decides the DCR item)."""
+    lab, session = playing
+    study = Session.objects.get(pk=session["id"]).study
+    Study.objects.filter(pk=study.pk).update(rating_items=[*study.rating_items, DCR_ITEM])
+    lab.post(f"/api/v1/sessions/{session['id']}/advance/")  # end of play → rating
+    with CaptureQueriesContext(connection) as queries:
+        first = lab.screen(session).get(poll_path(session))
+    assert first.status_code == 200 and first.json()["step"] == "rating"
+    assert [item["key"] for item in first.json()["items"]] == [
+        item["key"] for item in study.rating_items
+    ]  # no baseline rated yet: the DCR item is not asked
+    assert len(queries) == 2, [q["sql"] for q in queries]
+    assert 'FROM "ratings_rating"' in queries[1]["sql"]
 
 
 def test_the_console_session_view_is_four_queries(playing: Playing) -> None:
@@ -116,13 +138,60 @@ def test_matches_reads_if_none_match_as_rfc_9110_does() -> None:
 
 
 def test_a_poll_takes_the_step_time_made_due(playing: Playing) -> None:
-    """The unlocked pre-check must not hide a due step: the scenario's time is up."""
+    """The unlocked pre-check must not hide a due step: the scenario's time is up. The
+    poll ends it with one guarded UPDATE (no transaction, no row lock), writing what the
+    locked step writes."""
     lab, session = playing
+    started = timezone.now() - timedelta(hours=1)
+    Session.objects.filter(pk=session["id"]).update(scenario_started_at=started)
+    before = Session.objects.select_related("study").get(pk=session["id"])
+    with CaptureQueriesContext(connection) as queries:
+        view = lab.screen(session).get(poll_path(session)).json()
+    assert view["step"] == "rating"
+    sql = [q["sql"] for q in queries]
+    assert len(sql) == 2 and sql[0].startswith('SELECT "runs_session"'), sql
+    assert sql[1].startswith('UPDATE "runs_session"') and '"revision" = ' in sql[1], sql
+    after = Session.objects.get(pk=session["id"])
+    assert after.state == "rating" and after.revision == before.revision + 1
+    assert after.scenario_ended_at == started + timedelta(seconds=play_seconds(before))
+    assert view == lab.screen(session).get(poll_path(session)).json()  # as read afresh
+
+
+def test_a_due_step_that_needs_the_agent_is_taken_under_the_lock(playing: Playing) -> None:
+    """Time up and a lease renewal due: the locked tick takes both; the view is built from
+    the ticked row (its game and participant from the first read), not from a third read."""
+    lab, session = playing
+    long_ago = timezone.now() - timedelta(hours=1)
+    Session.objects.filter(pk=session["id"]).update(
+        scenario_started_at=long_ago, lease_renewed_at=long_ago
+    )
+    with CaptureQueriesContext(connection) as queries:
+        view = lab.screen(session).get(poll_path(session)).json()
+    assert view["step"] == "rating"
+    after = Session.objects.get(pk=session["id"])
+    assert after.state == "rating" and after.lease_renewed_at > long_ago + timedelta(minutes=59)
+    reads = [q["sql"] for q in queries if q["sql"].startswith('SELECT "runs_session"')]
+    assert len(reads) == 2 and reads[1].endswith('FOR UPDATE OF "runs_session"'), reads
+    assert view == lab.screen(session).get(poll_path(session)).json()
+
+
+def test_the_unlocked_scenario_end_leaves_a_row_changed_since_it_was_read(
+    playing: Playing,
+) -> None:
+    """Another step moved the session (its revision) after the poll read it: the guarded
+    UPDATE matches nothing and the caller falls back to the locked tick."""
+    _lab, session = playing
     Session.objects.filter(pk=session["id"]).update(
         scenario_started_at=timezone.now() - timedelta(hours=1)
     )
-    view = lab.screen(session).get(poll_path(session)).json()
-    assert view["step"] == "rating"
+    stale = Session.objects.select_related("study").get(pk=session["id"])
+    Session.objects.filter(pk=session["id"]).update(revision=F("revision") + 1)
+    assert services.end_play_unlocked(stale, timezone.now()) is None
+    row = Session.objects.get(pk=session["id"])
+    assert row.state == "playing" and row.revision == stale.revision + 1
+    assert row.scenario_ended_at is None
+    fresh = Session.objects.select_related("study").get(pk=session["id"])
+    assert services.end_play_unlocked(fresh, timezone.now()) is fresh
     assert Session.objects.get(pk=session["id"]).state == "rating"
 
 
