@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from qoelab.core.counters import save_kwargs_without
 from qoelab.participants.models import Participant
 from qoelab.runs.state_machine import ACTIVE_STATES, State
 from qoelab.stations.models import Station
@@ -104,12 +105,7 @@ class Session(models.Model):
         ``save()`` of a session loaded before a concurrent bump would otherwise put the old
         value back, and the analysis cache could serve a document of older data.
         """
-        if not self._state.adding and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [
-                field.name
-                for field in self._meta.concrete_fields
-                if not field.primary_key and field.name != "data_version"
-            ]
+        save_kwargs_without(self, "data_version", kwargs)
         super().save(*args, **kwargs)
 
     @property

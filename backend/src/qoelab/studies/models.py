@@ -15,6 +15,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from netem_profile import FIELDS
 
+from qoelab.core.counters import save_kwargs_without
 from qoelab.studies.directions import full_direction
 from qoelab.studies.rating_items import (
     DEFAULT_MIN_RESPONSE_MS,
@@ -179,12 +180,7 @@ class Study(models.Model):
         full ``save()`` of a study loaded before a concurrent bump would otherwise put the
         old value back, and the analysis cache would serve a document of older data.
         """
-        if not self._state.adding and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [
-                field.name
-                for field in self._meta.concrete_fields
-                if not field.primary_key and field.name != "data_version"
-            ]
+        save_kwargs_without(self, "data_version", kwargs)
         super().save(*args, **kwargs)
 
     def active_scenarios(self) -> models.QuerySet[Scenario]:
