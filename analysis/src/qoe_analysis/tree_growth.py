@@ -112,20 +112,11 @@ class GrownTree:
         return np.flatnonzero((leaf >= node) & (leaf < end[node]))
 
 
-class _XorShift:
-    """scikit-learn's ``our_rand_r``: 32-bit xorshift (13, 17, 5), results mod 2³¹."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = (seed & 0xFFFFFFFF) or 1
-
-    def below(self, low: int, high: int) -> int:
-        """An integer in [low, high) (``rand_int``: low + draw mod (high − low))."""
-        s = self.state or 1
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self.state = s
-        return low + (s % (_RAND_R_MAX + 1)) % (high - low)
+def _first_state(seed: int) -> int:
+    """The state of scikit-learn's ``our_rand_r`` (32-bit xorshift 13, 17, 5) for a tree
+    grown with ``random_state=seed``: ``RandomState(seed).randint(0, 2³¹ − 1)``, 0 read as
+    1. The generator never returns to 0 from another state, so that rule is needed once."""
+    return int(np.random.RandomState(seed).randint(0, _RAND_R_MAX)) or 1
 
 
 @dataclass
@@ -173,7 +164,7 @@ class _Grower:
         self.n_rows = np.bincount(unit_of, minlength=n_units)
         self.min_weight_leaf = min_weight_leaf
         self.min_impurity_decrease = min_impurity_decrease
-        self.rng_state = _XorShift(int(np.random.RandomState(seed).randint(0, _RAND_R_MAX))).state
+        self.rng_state = _first_state(seed)
         n_features = x.shape[1]
         self.features = list(range(n_features))
         self.constant_features = [0] * n_features
@@ -245,7 +236,8 @@ class _Grower:
         state = self.rng_state
         while f_i > n_total and (n_visited < n_features or n_visited <= n_found + n_drawn):
             n_visited += 1
-            # _XorShift.below(n_drawn, f_i - n_found), inlined: it runs per feature and node
+            # scikit-learn's rand_int(n_drawn, f_i - n_found): one xorshift step, the draw
+            # mod 2³¹, then mod the range (inline: it runs per feature and node)
             state ^= (state << 13) & 0xFFFFFFFF
             state ^= state >> 17
             state ^= (state << 5) & 0xFFFFFFFF
