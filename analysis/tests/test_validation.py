@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 from qoe_analysis import RatingsValidationError, load_ratings, validate_ratings
 from qoe_analysis.cli import main
+from qoe_analysis.csv_cells import unescape_text_cell
+from qoe_analysis.validation import _any_escaped, _text_column
 
 HEADER = (
     "rater_id,session_id,game,game_pace,scenario,ds_delay_ms,us_delay_ms,"
@@ -123,3 +125,91 @@ def test_cli_exit_code_2_with_one_line_message(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "column 'rating'" in err and "line 3" in err
     assert main(["analyze", str(tmp_path / "missing.csv")]) == 2
+
+
+def levels_by_definition(values: list[object]) -> tuple[list[str], list[int]]:
+    """The rule of a text factor: a value's level is its text; the levels are sorted."""
+    texts = [str(v) for v in values]
+    levels = sorted(set(texts))
+    return levels, [levels.index(t) for t in texts]
+
+
+@pytest.mark.parametrize(
+    "series",
+    [
+        pd.Series(["b", "a", "b", "c"], dtype="str"),  # factorised, then sorted
+        pd.Series(["a", "b", "c"], dtype="str"),  # already sorted: no np.unique
+        pd.Series(["b", "a", "b"], dtype=object),
+        pd.Series([1, "1", 2, 10], dtype=object),  # 1 and "1" are one level
+        pd.Series([1, 2.5, 1], dtype=object),  # pd.Categorical's grouping (floats)
+        pd.Series([3, 1, 2, 1]),
+        pd.Series([True, False, True]),
+        pd.Series(pd.Categorical(["b", "a"], categories=["z", "b", "a", " "])),  # unused
+        pd.Series(pd.Categorical(["'=x", "=x"])),  # no un-escaping inside validation
+        pd.Series(pd.Categorical([10, 9, 10])),  # "10" sorts before "9"
+        pd.Series(pd.array([2, 1, 2], dtype="Int64")),
+    ],
+)
+def test_text_column_follows_the_rule(series: pd.Series) -> None:
+    result = _text_column(series, "skill", 2)
+    if series.dtype == object and 2.5 in series.to_list():
+        values: list[object] = list(pd.Categorical(series))  # the floats it groups to
+    else:
+        values = series.to_list()
+    levels, codes = levels_by_definition(values)
+    assert result.categories.dtype == object
+    assert result.categories.to_list() == levels
+    assert result.codes.tolist() == codes
+
+
+@pytest.mark.parametrize(
+    ("values", "line"),
+    [
+        (["a", None, "b"], 3),
+        (["a", "b", " "], 4),
+        (["a", "\t", ""], 3),
+    ],
+)
+@pytest.mark.parametrize("dtype", ["str", "object", "category"])
+def test_text_column_rejects_missing_and_blank(
+    values: list[str | None], line: int, dtype: str
+) -> None:
+    series = pd.Series(values, dtype=dtype)
+    with pytest.raises(RatingsValidationError, match="missing value") as info:
+        _text_column(series, "skill", 2)
+    assert info.value.line == line
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        (["a", "b"], False),
+        (["'a", "a'"], False),  # a quote, but before no formula character
+        (["a", "'=x"], True),
+        (["''=x"], True),
+        ([1, 2.5, "'-1"], True),  # not all texts
+        ([1, "'x"], False),
+        (["a\0'=", "b"], False),  # a NUL inside a text: a false candidate, checked
+        (["a\0", "'+1"], True),
+        ([], False),
+    ],
+)
+def test_any_escaped(values: list[object], expected: bool) -> None:
+    assert _any_escaped(values) is expected
+    assert expected == any(isinstance(v, str) and unescape_text_cell(v) != v for v in values)
+
+
+def test_escaped_and_numeric_looking_text_cells() -> None:
+    """``'=x`` and ``=x`` are one game; text ids that look like numbers are read as the
+    CSV reader infers them (01 and 1 are the rater 1)."""
+    rows = [
+        "01,s1,'=x,fast,B,0,0,0,0,5,30",
+        "01,s1,'=x,fast,D1,80,80,0,0,4,30",
+        "1,s1,'=x,fast,D2,80,80,0,0,4,30",
+        "2,s2,=x,fast,B,0,0,0,0,4,25",
+        "2,s2,=x,fast,D1,80,80,0,0,3,25",
+    ]
+    df = load_ratings(csv(rows))
+    assert df["game"].cat.categories.to_list() == ["=x"]
+    assert df["rater_id"].cat.categories.to_list() == ["1", "2"]
+    assert df["rater_id"].cat.codes.to_list() == [0, 0, 0, 1, 1]

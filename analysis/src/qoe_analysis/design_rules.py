@@ -1,0 +1,133 @@
+"""The design rules of a validated ratings table, checked on integer codes.
+
+* No rating slot twice: a (rater_id, session_id, scenario[, item, training]) combination
+  occurs on one row only.
+* Functional dependencies of the design: a scenario has one network condition (one value
+  of each factor column), a rater's session one game, a game one pace class.
+
+Each rule costs one pass over integer row keys (the categorical codes, combined by a
+mixed radix); the rows that break a rule are located only when one does, and the error
+names the first such row (CSV line) and, for a repeated slot, the row it repeats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from qoe_analysis.tabular import column_codes
+from qoe_analysis.tidy_columns import ITEM, RATER, SCENARIO, SESSION, TRAINING
+from qoe_analysis.validation_errors import RatingsValidationError, line_of
+
+__all__ = ["check_functional", "check_unique_slots", "first_rows", "row_keys"]
+
+Codes = np.ndarray[Any, np.dtype[np.int64]]
+
+
+def row_keys(table: pd.DataFrame, columns: Sequence[str]) -> Codes:
+    """One int64 key per row, equal for two rows exactly when they agree on ``columns``.
+
+    The key is the mixed-radix number of the columns' codes (categorical codes as they
+    are, other columns factorised); when it would overflow int64 the partial key is
+    factorised to 0..G−1 first.
+    """
+    key = np.zeros(len(table), dtype=np.int64)
+    radix = 1
+    for column in columns:
+        codes, uniques = column_codes(table[column])
+        size = max(len(uniques), 1) + 1  # + 1: a missing value (code −1) is a level too
+        if radix > (2**62) // size:
+            key = np.asarray(pd.factorize(key)[0], dtype=np.int64)
+            radix = int(key.max()) + 1 if key.size else 1
+        key = key * size + (codes + 1)
+        radix *= size
+    return key
+
+
+def first_rows(key: Codes) -> Codes:
+    """Position of the first row with the same key, for every row."""
+    if key.size == 0:
+        return key
+    if bool(np.all(key[1:] >= key[:-1])):
+        # sorted keys (rows grouped by rater and session, the usual file): a group is one run
+        starts = np.ones(key.size, dtype=bool)
+        starts[1:] = key[1:] != key[:-1]
+        return np.maximum.accumulate(np.where(starts, np.arange(key.size), 0))
+    groups = np.asarray(pd.factorize(key)[0], dtype=np.int64)
+    # pd.factorize numbers the keys in order of first appearance, so a row starts a new
+    # group exactly when its number exceeds every number before it.
+    running = np.maximum.accumulate(groups)
+    is_first = np.ones(groups.size, dtype=bool)
+    is_first[1:] = groups[1:] > running[:-1]
+    return np.flatnonzero(is_first)[groups]
+
+
+def _has_repeats(key: Codes) -> bool:
+    """Whether a key occurs twice. A stable sort (timsort) is near linear on the usual
+    tables, whose rows come grouped by rater and session."""
+    ordered = np.sort(key, kind="stable")
+    return bool((ordered[1:] == ordered[:-1]).any())
+
+
+def check_unique_slots(table: pd.DataFrame, first_line: int | None) -> None:
+    """No (rater_id, session_id, scenario[, item, training]) slot is rated twice; the
+    error points at the repeated row and names the line of the first one."""
+    slot = [RATER, SESSION, SCENARIO, *(c for c in (ITEM, TRAINING) if c in table.columns)]
+    key = row_keys(table, slot)
+    if not _has_repeats(key):
+        return
+    dup = pd.Series(key).duplicated(keep="first").to_numpy()
+    pos = int(np.flatnonzero(dup)[0])
+    first = int(np.flatnonzero(key == key[pos])[0])
+    row = table.iloc[pos]
+    where = f"line {line_of(first_line, first)}" if first_line is not None else f"row {first}"
+    item = f", item {row[ITEM]!r}" if ITEM in table.columns else ""
+    raise RatingsValidationError(
+        f"duplicated rating of rater {row[RATER]!r}, session {row[SESSION]!r}, "
+        f"scenario {row[SCENARIO]!r}{item} (first given at {where})",
+        column=SCENARIO,
+        line=line_of(first_line, pos),
+    )
+
+
+Mask = np.ndarray[Any, np.dtype[np.bool_]]
+
+
+def _differs(series: pd.Series, first_pos: Codes) -> Mask:
+    """Rows whose value differs from the value on the first row of their group.
+
+    Values compare as :func:`pd.factorize` groups them: a float column by value (−0.0
+    equals 0.0 and NaN equals NaN), other columns by their codes.
+    """
+    values = series.to_numpy()
+    if values.dtype.kind == "f":
+        there = values[first_pos]
+        differs: Mask = (values != there) & ~(np.isnan(values) & np.isnan(there))
+        return differs
+    codes, _ = column_codes(series)
+    other: Mask = codes != codes[first_pos]
+    return other
+
+
+def check_functional(
+    table: pd.DataFrame, key: Sequence[str], dependents: Sequence[str], first_line: int | None
+) -> None:
+    """Every value of the ``key`` columns comes with one value of each dependent column;
+    the error points at the first row that differs from its group's first row."""
+    first_pos = first_rows(row_keys(table, key))
+    for column in dependents:
+        mismatch = _differs(table[column], first_pos)
+        if mismatch.any():
+            pos = int(np.flatnonzero(mismatch)[0])
+            name = "/".join(key)
+            key_value = "/".join(str(table[k].iloc[pos]) for k in key)
+            here, there = table[column].iloc[pos], table[column].iloc[int(first_pos[pos])]
+            raise RatingsValidationError(
+                f"{name} {key_value!r} has {column}={here!r} here but {there!r} on its "
+                f"first row; each {name} must have one {column}",
+                column=column,
+                line=line_of(first_line, pos),
+            )
