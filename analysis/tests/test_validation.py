@@ -5,12 +5,19 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from qoe_analysis import RatingsValidationError, load_ratings, validate_ratings
 from qoe_analysis.cli import main
 from qoe_analysis.csv_cells import unescape_text_cell
-from qoe_analysis.validation import _any_escaped, _text_column
+from qoe_analysis.validation import (
+    _any_escaped,
+    _factorised,
+    _provenance_column,
+    _provenance_text,
+    _text_column,
+)
 
 HEADER = (
     "rater_id,session_id,game,game_pace,scenario,ds_delay_ms,us_delay_ms,"
@@ -213,3 +220,48 @@ def test_escaped_and_numeric_looking_text_cells() -> None:
     assert df["game"].cat.categories.to_list() == ["=x"]
     assert df["rater_id"].cat.categories.to_list() == ["1", "2"]
     assert df["rater_id"].cat.codes.to_list() == [0, 0, 0, 1, 1]
+
+
+@pytest.mark.parametrize(
+    "series",
+    [
+        pd.Series(["tc", None, " tc ", "", "dry-run", "tc"], dtype="str"),
+        pd.Series(["tc", "tc"], dtype="str"),
+        pd.Series(["b", None, "a"], dtype="string"),
+        pd.Series(["tc", None, 1, 1.0], dtype=object),  # the general path
+        pd.Series([1.5, np.nan, -0.0, 0.0]),
+    ],
+)
+def test_provenance_text_on_distinct_values(series: pd.Series) -> None:
+    """A value's text is str(value).strip(), a missing value's ""; the str-column path
+    (with or without the loader's factorisation) agrees with the rule on every row."""
+    expected = pd.Categorical(_provenance_text(series))
+    for result in (
+        _provenance_column(series),
+        _provenance_column(series, _factorised(series.astype(object)))
+        if isinstance(series.dtype, pd.StringDtype)
+        else _provenance_column(series),
+    ):
+        assert result.categories.equals(expected.categories)
+        assert result.categories.dtype == expected.categories.dtype
+        assert result.codes.tolist() == expected.codes.tolist()
+
+
+def test_loaded_text_columns_reuse_the_factorisation() -> None:
+    """A str column the loader factorised validates as it would on its own."""
+    header = HEADER + ",skill,agent_backend"
+    rows = [
+        f"{row},{skill},{backend}"
+        for row, skill, backend in zip(
+            GOOD_ROWS, ["low", "high", " ", "low"], ["tc", "", " tc", "tc"], strict=True
+        )
+    ]
+    with pytest.raises(RatingsValidationError, match="missing value") as info:
+        load_ratings(csv(rows, header))
+    assert (info.value.column, info.value.line) == ("skill", 4)
+    rows[2] = rows[2].replace(", ,", ",mid,")
+    loaded = load_ratings(csv(rows, header))
+    plain = validate_ratings(pd.read_csv(csv(rows, header)), first_line=2)
+    pd.testing.assert_frame_equal(loaded, plain, check_categorical=True)
+    assert loaded["skill"].cat.categories.to_list() == ["high", "low", "mid"]
+    assert loaded["agent_backend"].cat.categories.to_list() == ["", "tc"]

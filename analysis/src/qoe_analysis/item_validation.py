@@ -102,30 +102,53 @@ def check_ratings_on_scales(
     return all_discrete
 
 
+def _numpy_kind(series: pd.Series) -> str:
+    """The numpy kind of a column backed by a numpy array ("" for pandas' own dtypes, whose
+    missing values are no NaN)."""
+    return series.dtype.kind if isinstance(series.dtype, np.dtype) else ""
+
+
+_TRAINING_MARKS = {"0": 0, "1": 1, "0.0": 0, "1.0": 1, "false": 0, "true": 1}
+
+
 def training_column(series: pd.Series, first_line: int | None) -> Array:
-    """The training mark: 0/1 (also true/false), none missing; returns int64 0/1."""
-    text = series.astype(str).str.strip().str.lower()
-    mapping = {"0": 0, "1": 1, "0.0": 0, "1.0": 1, "false": 0, "true": 1}
-    values = text.map(mapping)
-    raw = series.to_numpy(dtype=object)
+    """The training mark: 0/1 (also true/false), none missing; returns int64 0/1.
+
+    A value is a mark when its text, stripped and lower-cased, is one of
+    :data:`_TRAINING_MARKS`' keys; for an integer column that is the values 0 and 1, which
+    are then tested directly (an export writes the column as integers)."""
+    if _numpy_kind(series) in ("i", "u"):
+        ints = series.to_numpy()
+        values = pd.Series(np.where((ints == 0) | (ints == 1), ints, np.nan), index=series.index)
+    else:
+        text = series.astype(str).str.strip().str.lower()
+        values = text.map(_TRAINING_MARKS)
     fail_at(
         values.isna().to_numpy(),
         TRAINING,
         first_line,
-        lambda pos: f"training must be 0 or 1, got {raw[pos]!r}",
+        lambda pos: f"training must be 0 or 1, got {series.to_numpy(dtype=object)[pos]!r}",
     )
     return values.to_numpy(dtype=np.int64)
 
 
 def duration_column(series: pd.Series, column: str, first_line: int | None) -> Array:
-    """A duration in ms: empty (not measured) or a finite number ≥ 0; returns float64."""
-    converted = pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64)
-    blank = series.isna().to_numpy() | (series.astype(str).str.strip() == "").to_numpy()
-    raw = series.to_numpy(dtype=object)
+    """A duration in ms: empty (not measured) or a finite number ≥ 0; returns float64.
+
+    A number column (an export's) needs no parsing: its empty cells are its NaNs."""
+    if _numpy_kind(series) in ("i", "u", "f"):
+        converted = series.to_numpy(dtype=np.float64)
+        blank = np.isnan(converted)
+    else:
+        converted = pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64)
+        blank = series.isna().to_numpy() | (series.astype(str).str.strip() == "").to_numpy()
     fail_at(
         ~blank & (np.isnan(converted) | ~(converted >= 0) | np.isinf(converted)),
         column,
         first_line,
-        lambda pos: f"{column} must be empty or a number of milliseconds >= 0, got {raw[pos]!r}",
+        lambda pos: (
+            f"{column} must be empty or a number of milliseconds >= 0, "
+            f"got {series.to_numpy(dtype=object)[pos]!r}"
+        ),
     )
     return np.where(blank, np.nan, converted)

@@ -59,6 +59,8 @@ __all__ = [
 ]
 
 _TEXT_COLUMNS = (RATER, SESSION, GAME, PACE, SCENARIO)
+#: (code per row, −1 when missing; the distinct values the codes index) of a text column
+Factorised = tuple[np.ndarray[Any, Any], list[Any]]
 _FIRST_LINE_ATTR = "qoe_analysis_first_line"
 _SIDECAR_ATTR = "qoe_analysis_sidecar"
 #: a weak reference to the frame :func:`validate_ratings` returned; pandas copies ``attrs``
@@ -114,9 +116,8 @@ def load_ratings(
         ) from None
     except UnicodeDecodeError as exc:
         raise RatingsValidationError(f"the file is not UTF-8 text ({exc.reason})") from None
-    return validate_ratings(
-        _unescaped(_without_trailing_blanks(raw)), first_line=2, sidecar=sidecar
-    )
+    table, factorised = _unescaped(_without_trailing_blanks(raw))
+    return _validated(table, first_line=2, sidecar=sidecar, factorised=factorised)
 
 
 def _without_trailing_blanks(raw: pd.DataFrame) -> pd.DataFrame:
@@ -131,26 +132,33 @@ def _without_trailing_blanks(raw: pd.DataFrame) -> pd.DataFrame:
     return raw.iloc[:n_keep]
 
 
-def _unescaped(raw: pd.DataFrame) -> pd.DataFrame:
+def _unescaped(raw: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Factorised]]:
     """Text cells back as they were before the export escaped them against spreadsheet
     formulas (:mod:`qoe_analysis.csv_cells`): a game ``'=x`` in the file is ``=x``.
 
     Each distinct text is un-escaped once (a column of a million ratings has a few
     thousand distinct raters and a handful of games); the column is rebuilt only when a
-    value changed."""
+    value changed. Also returns the factorisation of each text column that had nothing
+    to un-escape (:func:`_factorised`), which validation then reuses."""
+    factorised: dict[str, Factorised] = {}
     for column in raw.columns:
         series = raw[column]
         if isinstance(series.dtype, pd.CategoricalDtype):
             raw[column] = _unescaped_categorical(series.array)
-        elif _is_text(series.dtype) and _any_escaped(_distinct(series)):
-            raw[column] = _unescaped_categorical(pd.Categorical(series), like=series)
-    return raw
+        elif _is_text(series.dtype):
+            codes, distinct = _factorised(series)
+            if _any_escaped(distinct):
+                raw[column] = _unescaped_categorical(pd.Categorical(series), like=series)
+            elif isinstance(series.dtype, pd.StringDtype):  # validation factorises it so
+                factorised[str(column)] = (codes, distinct)
+    return raw, factorised
 
 
-def _distinct(series: pd.Series) -> list[Any]:
-    """The distinct values of a text column (missing ones as NaN); factorising its object
-    array is twice as fast as ``Series.unique`` on pandas' ``str`` dtype."""
-    return list(pd.factorize(series.to_numpy(dtype=object))[1].tolist())
+def _factorised(series: pd.Series) -> Factorised:
+    """(code per row, −1 when missing; the distinct values in order of appearance) of a
+    text column; factorising its object array is twice as fast as pandas' ``str`` dtype."""
+    codes, uniques = pd.factorize(series.to_numpy(dtype=object))
+    return np.asarray(codes), list(uniques.tolist())
 
 
 def _is_text(dtype: Any) -> bool:
@@ -209,12 +217,15 @@ def _numeric_column(
     return values
 
 
-def _text_column(series: pd.Series, column: str, first_line: int | None) -> pd.Categorical:
+def _text_column(
+    series: pd.Series, column: str, first_line: int | None, factorised: Factorised | None = None
+) -> pd.Categorical:
     """Text factor as a Categorical with sorted str categories; missing/blank rejected.
 
     A value's level is its text ``str(value)``, so values with one text are one level
-    (1 and "1"); the categories are the texts of the values that occur, sorted."""
-    codes, levels = _codes_and_levels(series)
+    (1 and "1"); the categories are the texts of the values that occur, sorted.
+    ``factorised``: the column's :func:`_factorised` when the caller has it already."""
+    codes, levels = factorised if factorised is not None else _codes_and_levels(series)
     fail_at(codes < 0, column, first_line, lambda pos: "missing value")
     # a category without rows (a study's game nobody has rated yet) is no level of the data
     codes, levels = _used_levels(codes, levels)
@@ -238,8 +249,7 @@ def _codes_and_levels(series: pd.Series) -> tuple[np.ndarray[Any, Any], list[Any
     ``pd.Categorical`` groups it (which may convert values, e.g. object 1 and 2.5 to
     floats)."""
     if isinstance(series.dtype, pd.StringDtype):
-        codes, uniques = pd.factorize(series.to_numpy(dtype=object))
-        return np.asarray(codes), list(uniques.tolist())
+        return _factorised(series)
     cat = series.array if isinstance(series.dtype, pd.CategoricalDtype) else pd.Categorical(series)
     assert isinstance(cat, pd.Categorical)
     return np.asarray(cat.codes), cat.categories.tolist()
@@ -285,6 +295,17 @@ def validate_ratings(
     when ``None`` it is taken from ``df.attrs`` if the table came from
     :func:`load_ratings`, else errors carry ``line=None`` and name the row position.
     """
+    return _validated(df, first_line=first_line, sidecar=sidecar, factorised={})
+
+
+def _validated(
+    df: pd.DataFrame,
+    *,
+    first_line: int | None,
+    sidecar: Sidecar | None,
+    factorised: dict[str, Factorised],
+) -> pd.DataFrame:
+    """:func:`validate_ratings`, given the :func:`_factorised` text columns of ``df``."""
     if first_line is None:
         attr = df.attrs.get(_FIRST_LINE_ATTR)
         first_line = int(attr) if attr is not None else None
@@ -324,10 +345,10 @@ def validate_ratings(
     for column in [*REQUIRED_COLUMNS, *extra]:
         series = df[column]
         if column in ITEM_COLUMNS:
-            out[column] = _item_column(series, column, first_line)
+            out[column] = _item_column(series, column, first_line, factorised.get(column))
             continue
         if column in PROVENANCE_COLUMNS:
-            out[column] = _provenance_column(series)
+            out[column] = _provenance_column(series, factorised.get(column))
             continue
         numeric = column in numeric_factors or column == RATING
         is_number = pd.api.types.is_numeric_dtype(series.dtype) and not (
@@ -341,7 +362,7 @@ def validate_ratings(
                 else series.to_numpy(dtype=np.float64)
             )
         else:
-            out[column] = _text_column(series, column, first_line)
+            out[column] = _text_column(series, column, first_line, factorised.get(column))
     rating = out[RATING]
     explicit = ITEM in out
     keys = (
@@ -378,15 +399,31 @@ def validate_ratings(
     return table
 
 
-def _provenance_column(series: pd.Series) -> pd.Categorical:
-    """``agent_backend``/``agent_version``: free text, empty = unknown (never a factor)."""
-    text = series.astype(object).where(series.notna(), "").map(lambda v: str(v).strip())
-    return pd.Categorical(text)
+def _provenance_column(series: pd.Series, factorised: Factorised | None = None) -> pd.Categorical:
+    """``agent_backend``/``agent_version``: free text, empty = unknown (never a factor).
+
+    A value's text is ``str(value).strip()``, a missing value's "". A column of pandas'
+    ``str`` dtype is worked out on its distinct values (a few backends and versions)
+    and the rows get their codes."""
+    if not isinstance(series.dtype, pd.StringDtype):
+        return pd.Categorical(_provenance_text(series))
+    codes, uniques = factorised if factorised is not None else _factorised(series)
+    missing = codes < 0
+    distinct = [*uniques, *([None] if missing.any() else [])]
+    levels = pd.Categorical(_provenance_text(pd.Series(distinct, dtype=series.dtype)))
+    rows = np.where(missing, len(uniques), codes)
+    return pd.Categorical.from_codes(np.asarray(levels.codes)[rows], categories=levels.categories)
 
 
-def _item_column(series: pd.Series, column: str, first_line: int | None) -> Any:
+def _provenance_text(series: pd.Series) -> pd.Series:
+    return series.astype(object).where(series.notna(), "").map(lambda v: str(v).strip())
+
+
+def _item_column(
+    series: pd.Series, column: str, first_line: int | None, factorised: Factorised | None
+) -> Any:
     if column == ITEM:
-        return _text_column(series, column, first_line)
+        return _text_column(series, column, first_line, factorised)
     if column == TRAINING:
         return training_column(series, first_line)
     assert column in (RESPONSE_MS, SINCE_END_MS)
