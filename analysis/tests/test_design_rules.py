@@ -16,14 +16,16 @@ def first_rows_by_definition(key: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("order", ["sorted", "shuffled", "runs"])
-def test_first_rows_sorted_and_general_paths(seed: int, order: str) -> None:
+@pytest.mark.parametrize("order", ["sorted", "few", "many", "runs"])
+def test_first_rows_sorted_few_and_general_paths(seed: int, order: str) -> None:
     rng = np.random.default_rng(seed)
-    key = rng.integers(0, 1 + seed * 7, size=200).astype(np.int64)
+    key = rng.integers(0, 1 + seed * 7, size=200).astype(np.int64)  # "few": values < 64
     if order == "sorted":  # the run-based path
         key = np.sort(key)
-    elif order == "runs":  # grouped rows, but not in key order: the general path
-        key = np.repeat(rng.permutation(40), 5).astype(np.int64)
+    elif order == "many":  # the hash-table path
+        key = key * 1000 + 7
+    elif order == "runs":  # grouped rows, but not in key order: the hash-table path
+        key = np.repeat(rng.permutation(80), 5).astype(np.int64)
     np.testing.assert_array_equal(first_rows(key), first_rows_by_definition(key))
 
 

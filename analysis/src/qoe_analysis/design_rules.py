@@ -47,8 +47,12 @@ def row_keys(table: pd.DataFrame, columns: Sequence[str]) -> Codes:
     return key
 
 
+#: keys below this bound take the per-value path of :func:`first_rows`
+_FEW_KEYS = 64
+
+
 def first_rows(key: Codes) -> Codes:
-    """Position of the first row with the same key, for every row."""
+    """Position of the first row with the same key, for every row (keys ≥ 0)."""
     if key.size == 0:
         return key
     if bool(np.all(key[1:] >= key[:-1])):
@@ -56,6 +60,12 @@ def first_rows(key: Codes) -> Codes:
         starts = np.ones(key.size, dtype=bool)
         starts[1:] = key[1:] != key[:-1]
         return np.maximum.accumulate(np.where(starts, np.arange(key.size), 0))
+    if int(key.max()) < _FEW_KEYS:
+        # a handful of values (scenarios, games): one pass per value, no hash table
+        first = np.zeros(_FEW_KEYS, dtype=np.int64)
+        for value in np.flatnonzero(np.bincount(key, minlength=_FEW_KEYS)):
+            first[value] = int(np.argmax(key == value))
+        return first[key]
     groups = np.asarray(pd.factorize(key)[0], dtype=np.int64)
     # pd.factorize numbers the keys in order of first appearance, so a row starts a new
     # group exactly when its number exceeds every number before it.
