@@ -265,3 +265,26 @@ def test_loaded_text_columns_reuse_the_factorisation() -> None:
     pd.testing.assert_frame_equal(loaded, plain, check_categorical=True)
     assert loaded["skill"].cat.categories.to_list() == ["high", "low", "mid"]
     assert loaded["agent_backend"].cat.categories.to_list() == ["", "tc"]
+
+
+def test_one_thread_read_and_older_pandas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CSV is parsed by one thread; the option is restored, and a pandas without it
+    (before 3.1, always one thread) reads as well."""
+    seen: list[object] = []
+    real_read_csv = pd.read_csv
+
+    def recording(*args: object, **kwargs: object) -> pd.DataFrame:
+        seen.append(pd.get_option("mode.max_threads"))
+        return real_read_csv(*args, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    monkeypatch.setattr(pd, "read_csv", recording)
+    before = pd.get_option("mode.max_threads")
+    assert len(load_ratings(csv(GOOD_ROWS))) == 4
+    assert seen == [1] and pd.get_option("mode.max_threads") == before
+
+    def no_such_option(name: str) -> object:
+        raise pd.errors.OptionError(name)
+
+    monkeypatch.setattr(pd, "read_csv", real_read_csv)
+    monkeypatch.setattr(pd, "get_option", no_such_option)
+    assert len(load_ratings(csv(GOOD_ROWS))) == 4

@@ -10,6 +10,7 @@ problem found raises :class:`RatingsValidationError` naming the column and the C
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import weakref
@@ -100,7 +101,7 @@ def load_ratings(
     ratings 1.2 s instead of 0.8 s) and yields the same table.
     """
     try:
-        with pd.option_context("mode.max_threads", 1):
+        with _one_thread():
             raw = pd.read_csv(
                 source,
                 dtype=dict.fromkeys((*_TEXT_COLUMNS, ITEM), "category"),
@@ -118,6 +119,16 @@ def load_ratings(
         raise RatingsValidationError(f"the file is not UTF-8 text ({exc.reason})") from None
     table, factorised = _unescaped(_without_trailing_blanks(raw))
     return _validated(table, first_line=2, sidecar=sidecar, factorised=factorised)
+
+
+def _one_thread() -> contextlib.AbstractContextManager[object]:
+    """pandas' CSV reader limited to one thread (``mode.max_threads``, pandas ≥ 3.1; older
+    versions read with one thread anyway)."""
+    try:
+        pd.get_option("mode.max_threads")
+    except pd.errors.OptionError:
+        return contextlib.nullcontext()
+    return pd.option_context("mode.max_threads", 1)
 
 
 def _without_trailing_blanks(raw: pd.DataFrame) -> pd.DataFrame:
