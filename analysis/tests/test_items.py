@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from qoe_analysis import analyze
-from qoe_analysis.items import split_items
+from qoe_analysis.items import item_of_rows, split_items
 from qoe_analysis.scales import default_sidecar, parse_sidecar
 from qoe_analysis.synthetic import generate_study
 from qoe_analysis.synthetic_items import gaming_sidecar, generate_item_study
@@ -17,6 +17,13 @@ def test_a_table_without_item_columns_is_one_item_unchanged() -> None:
     split = split_items(table, default_sidecar())
     assert split.rated_keys == ["overall"] and split.tables["overall"] is table
     assert split.training_excluded == 0 and (split.long["item"] == "overall").all()
+
+
+def test_the_implied_item_is_every_row_s_key_as_a_writable_object_array() -> None:
+    table = validate_ratings(generate_study(3, 3, seed=2)[0])
+    keys = item_of_rows(table, default_sidecar())
+    assert keys.dtype == object and keys.shape == (len(table),) and keys.flags.writeable
+    assert keys.tolist() == ["overall"] * len(table)
 
 
 def test_training_rows_are_removed_and_counted_without_an_item_column() -> None:
