@@ -15,7 +15,9 @@ from qoe_analysis.reliability import (
     intra_rater_reliability,
     p913_screening,
     pairwise_spearman_summary,
+    rho_reasons,
     scenario_groups,
+    sessions_by_rater,
     straight_lining,
     straight_lining_status,
 )
@@ -174,3 +176,50 @@ def test_undefined_rho_is_not_assessable_and_flat_session_unreliable() -> None:
     flat = straight_lining_status(table, straight_lining(table)).set_index("rater_id")
     assert flat["status"].to_dict() == {"a": "reliable", "c": "reliable", "d": "unreliable"}
     assert flat.loc["d", "reason"].endswith("s4")
+
+
+def test_rho_reasons_hand_case() -> None:
+    rho = np.array([0.7, -0.6, np.nan, np.nan, -0.0625])
+    reliable = np.array([True, False, False, False, False])
+    covered = np.array([True, True, True, False, True])
+    assert rho_reasons(rho, reliable, covered, 0.6, constant="C", uncovered="U") == [
+        "|rho| = 0.700 > 0.6",
+        "|rho| = 0.600 <= 0.6",
+        "C",
+        "U",
+        "|rho| = 0.062 <= 0.6",
+    ]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rho_reasons_equal_the_row_by_row_reasons(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 300))
+    rho = np.where(rng.random(n) < 0.5, rng.uniform(-1, 1, n), rng.integers(-16, 17, n) / 16)
+    rho[rng.random(n) < 0.2] = np.nan
+    cutoff = float(rng.choice([0.6, 0.5, 0.75]))
+    reliable = (np.abs(rho) > cutoff) & ~np.isnan(rho)
+    covered = rng.random(n) < 0.5
+    # the comprehension intra_rater_reliability used before rho_reasons
+    expected = [
+        ("C" if cov else "U") if undef else f"|rho| = {abs(r):.3f} {'>' if ok else '<='} {cutoff:g}"
+        for undef, cov, r, ok in zip(
+            np.isnan(rho), covered, pd.Series(rho), pd.Series(reliable), strict=True
+        )
+    ]
+    assert rho_reasons(rho, reliable, covered, cutoff, constant="C", uncovered="U") == expected
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_sessions_by_rater_is_groupby_apply_list(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 200))
+    flat = pd.DataFrame(
+        {
+            "rater_id": [f"r{k}" for k in rng.integers(0, 30, n)],
+            "session_id": [f"s{k}" for k in rng.integers(0, 50, n)],
+        }
+    ).sort_values(["rater_id", "session_id"], kind="stable")
+    expected = flat.groupby("rater_id")["session_id"].apply(list).to_dict()
+    got = sessions_by_rater(flat)
+    assert got == expected and list(got) == list(expected)

@@ -23,7 +23,6 @@ stay in the means.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -39,8 +38,60 @@ R1_THRESHOLD = 0.75
 R2_THRESHOLD = 0.8
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.3f}" if math.isfinite(value) else "undefined"
+def fixed3(values: np.ndarray[Any, Any]) -> list[str]:
+    """Each value with three decimals (``f"{v:.3f}"``), "undefined" where not finite."""
+    out = [f"{v:.3f}" for v in values.tolist()]
+    for i in np.flatnonzero(~np.isfinite(values)).tolist():
+        out[i] = "undefined"
+    return out
+
+
+def screening_reasons(
+    r1: np.ndarray[Any, Any],
+    r2: np.ndarray[Any, Any],
+    rejected_in: np.ndarray[Any, Any],
+    r1_threshold: float,
+    r2_threshold: float,
+) -> list[str]:
+    """The reason of each rater's P.913 status, in words: rejected in pass k (r1 and r2
+    below their thresholds), kept by r1, kept by r2, or undecided (a correlation
+    undefined). Strings are built per case for all raters of that case at once."""
+    a, b = fixed3(r1), fixed3(r2)
+    rejected = rejected_in > 0
+    with np.errstate(invalid="ignore"):  # NaN compares False: not kept by that r
+        by_r1 = ~rejected & (r1 >= r1_threshold)
+        by_r2 = ~rejected & ~by_r1 & (r2 >= r2_threshold)
+    undecided = ~(rejected | by_r1 | by_r2)
+    lo1, lo2 = f" < {r1_threshold:g}", f" < {r2_threshold:g}"
+    hi1, hi2 = f" >= {r1_threshold:g}", f" >= {r2_threshold:g}"
+    reasons = [""] * len(a)
+    for i, k in zip(np.flatnonzero(rejected).tolist(), rejected_in[rejected].tolist(), strict=True):
+        reasons[i] = f"pass {k}: r1 = {a[i]}{lo1} and r2 = {b[i]}{lo2}"
+    for i in np.flatnonzero(by_r1).tolist():
+        reasons[i] = f"r1 = {a[i]}{hi1}"
+    for i in np.flatnonzero(by_r2).tolist():
+        reasons[i] = f"r1 = {a[i]}{lo1} but r2 = {b[i]}{hi2}"
+    for i in np.flatnonzero(undecided).tolist():
+        reasons[i] = (
+            f"r1 = {a[i]}, r2 = {b[i]}: a correlation is undefined (constant ratings or fewer "
+            "than two conditions/scenarios), so the rule cannot decide"
+        )
+    return reasons
+
+
+def sorted_distinct(
+    keys: np.ndarray[Any, Any], size: int
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """``np.unique(keys, return_inverse=True)`` for integer keys in 0..size−1: the sorted
+    distinct keys and each key's index among them, from a bitmap of the keys when it is
+    small enough (a pass over the keys instead of sorting them)."""
+    if size > 50_000_000:
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        return distinct, inverse
+    seen = np.zeros(size, dtype=bool)
+    seen[keys] = True
+    rank = np.cumsum(seen) - 1
+    return np.flatnonzero(seen), rank[keys]
 
 
 def _pass(
@@ -98,7 +149,7 @@ def p913_iterated_screening(
     per_pass: list[list[str]] = []
     names = np.array([str(x) for x in raters], dtype=object)
     # the rater's mean per HRC (scenario), one point per (rater, scenario) pair
-    keys, pair_code = np.unique(rater * len(scens) + scen, return_inverse=True)
+    keys, pair_code = sorted_distinct(rater * len(scens) + scen, n * len(scens))
     own = np.bincount(pair_code, u) / np.bincount(pair_code)
     pairs = (keys // len(scens), keys % len(scens), own)
     for k in range(1, max_passes + 1):
@@ -117,23 +168,7 @@ def p913_iterated_screening(
     status = np.where(
         rejected_in > 0, "unreliable", np.where(kept_by, "reliable", "not_assessable")
     )
-    reasons = []
-    for i, (v1, v2) in enumerate(zip(r1_final.tolist(), r2_final.tolist(), strict=True)):
-        a, b = _fmt(v1), _fmt(v2)
-        if rejected_in[i]:
-            reasons.append(
-                f"pass {rejected_in[i]}: r1 = {a} < {r1_threshold:g} "
-                f"and r2 = {b} < {r2_threshold:g}"
-            )
-        elif v1 >= r1_threshold:
-            reasons.append(f"r1 = {a} >= {r1_threshold:g}")
-        elif v2 >= r2_threshold:
-            reasons.append(f"r1 = {a} < {r1_threshold:g} but r2 = {b} >= {r2_threshold:g}")
-        else:
-            reasons.append(
-                f"r1 = {a}, r2 = {b}: a correlation is undefined (constant ratings or fewer "
-                "than two conditions/scenarios), so the rule cannot decide"
-            )
+    reasons = screening_reasons(r1_final, r2_final, rejected_in, r1_threshold, r2_threshold)
     table = pd.DataFrame(
         {
             RATER: names,

@@ -177,15 +177,40 @@ def intra_rater_reliability(
         f"({', '.join(names)}), so Spearman rho cannot be computed"
     )
     constant = "Spearman rho undefined: constant ratings in every scenario group"
-    out["reason"] = [
-        (no_groups if not names else constant if cov else uncovered)
-        if undef
-        else f"|rho| = {abs(rho):.3f} {'>' if ok else '<='} {cutoff:g}"
-        for undef, cov, rho, ok in zip(
-            undefined, agg["_covered"].to_numpy(), out["rho"], out["reliable"], strict=True
-        )
-    ]
+    out["reason"] = rho_reasons(
+        out["rho"].to_numpy(),
+        out["reliable"].to_numpy(),
+        agg["_covered"].to_numpy(),
+        cutoff,
+        constant=constant if names else no_groups,
+        uncovered=uncovered if names else no_groups,
+    )
     return out
+
+
+def rho_reasons(
+    rho: np.ndarray[Any, Any],
+    reliable: np.ndarray[Any, Any],
+    covered: np.ndarray[Any, Any],
+    cutoff: float,
+    *,
+    constant: str,
+    uncovered: str,
+) -> list[str]:
+    """The intra-rater reason per rater: ``|rho| = 0.xyz > cutoff`` (``<=`` when not
+    reliable) where ρ is defined; where it is not, ``constant`` for a rater whose sessions
+    covered two levels of a group (so their ratings were constant there), else
+    ``uncovered``. The numbers are formatted for all raters at once."""
+    texts = [f"{v:.3f}" for v in np.abs(rho).tolist()]
+    above, below = f" > {cutoff:g}", f" <= {cutoff:g}"
+    reasons = [
+        f"|rho| = {t}{above if ok else below}"
+        for t, ok in zip(texts, reliable.tolist(), strict=True)
+    ]
+    undefined = np.isnan(rho)
+    for i, cov in zip(np.flatnonzero(undefined).tolist(), covered[undefined].tolist(), strict=True):
+        reasons[i] = constant if cov else uncovered
+    return reasons
 
 
 def average_ranks(matrix: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -382,6 +407,19 @@ def p913_screening(df: pd.DataFrame, threshold: float = 0.75) -> pd.DataFrame:
     return out[present].sort_values(RATER, kind="stable").reset_index(drop=True)
 
 
+def sessions_by_rater(flat: pd.DataFrame) -> dict[Any, list[Any]]:
+    """``{rater: [session, …]}`` of the flagged sessions, each rater's in table order
+    (``flat.groupby(RATER)[SESSION].apply(list)``, in one pass over the rows)."""
+    out: dict[Any, list[Any]] = {}
+    for rater, session in zip(flat[RATER].tolist(), flat[SESSION].tolist(), strict=True):
+        sessions = out.get(rater)
+        if sessions is None:
+            out[rater] = [session]
+        else:
+            sessions.append(session)
+    return out
+
+
 def straight_lining_status(df: pd.DataFrame, flat: pd.DataFrame) -> pd.DataFrame:
     """Per rater: ``unreliable`` if a session of theirs is flat (see :func:`straight_lining`),
     ``not_assessable`` if no session has two ratings, else ``reliable``; with the reason."""
@@ -389,7 +427,7 @@ def straight_lining_status(df: pd.DataFrame, flat: pd.DataFrame) -> pd.DataFrame
     rater_codes, raters = column_codes(sessions[RATER].astype(str))
     largest = np.zeros(len(raters), dtype=np.int64)
     np.maximum.at(largest, rater_codes, np.bincount(codes, minlength=len(sessions)))
-    flat_by = flat.groupby(RATER)[SESSION].apply(list).to_dict() if len(flat) else {}
+    flat_by = sessions_by_rater(flat)
     names = [str(r) for r in raters]
     status = np.where(largest < 2, "not_assessable", "reliable").astype(object)
     reason = np.where(
