@@ -21,7 +21,7 @@ import pandas as pd
 
 from qoe_analysis.conditions import ALL_GAMES, condition_table
 from qoe_analysis.design import GAME, RATER, RATING
-from qoe_analysis.jsonable import json_ready
+from qoe_analysis.jsonable import json_ready, records
 from qoe_analysis.p913 import p913_iterated_screening
 from qoe_analysis.reliability import (
     ScenarioGroup,
@@ -34,7 +34,6 @@ from qoe_analysis.reliability import (
 from qoe_analysis.scales import gob_cut, pow_cut, scale_points
 from qoe_analysis.sos_hypothesis import fit_sos_parameter, sos_formula
 from qoe_analysis.subject_model import SubjectModelFit, fit_subject_model
-from qoe_analysis.tabular import records
 
 __all__ = [
     "GOB_POW_MAPPING",
@@ -154,7 +153,7 @@ def item_section(
     stats: ItemStats, subject_records: tuple[list[Any], list[Any]] | None = None
 ) -> dict[str, Any]:
     """The ``per_item`` entry of one item, JSON-ready (the large tables are converted by
-    :func:`~qoe_analysis.tabular.records` directly, the rest by ``json_ready``).
+    :func:`~qoe_analysis.jsonable.records` directly, the rest by ``json_ready``).
     ``subject_records`` may pass the subject model's condition and rater records when they
     exist already (the primary item's, in the top-level section)."""
     scale = stats.scale

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import pandas as pd
@@ -20,7 +21,7 @@ from qoe_analysis.design import GAME, PACE, RATER, REQUIRED_COLUMNS, SCENARIO, S
 from qoe_analysis.information_gain import rapidminer_weights, weka_weights
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
 from qoe_analysis.items import ItemTables, split_items
-from qoe_analysis.jsonable import json_ready
+from qoe_analysis.jsonable import json_ready, records, rows_as_dicts
 from qoe_analysis.p913 import R1_THRESHOLD, R2_THRESHOLD
 from qoe_analysis.per_item import (
     condition_records,
@@ -38,7 +39,7 @@ from qoe_analysis.study_factors import (
     factor_info,
     varying_factor_columns,
 )
-from qoe_analysis.tabular import group_codes, records
+from qoe_analysis.tabular import group_codes
 from qoe_analysis.thresholds import kpi_thresholds
 from qoe_analysis.tidy_columns import AGENT_BACKEND, DRY_RUN, PROVENANCE_COLUMNS
 from qoe_analysis.tree import fit_rep_tree, predict
@@ -53,15 +54,24 @@ P913_THRESHOLD = R1_THRESHOLD
 
 def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
     """One entry per rater: {rater_id, <rule>: status} for every rule (the reasons are in
-    each rule's own table, so large studies do not carry them twice)."""
+    each rule's own table, so large studies do not carry them twice).
+
+    The rules' tables normally list the same raters in the same (sorted) order; then the
+    entries are built column by column. Otherwise they are merged rater by rater (a rater
+    missing from a rule has no key for it)."""
+    raters = {rule: frame[RATER].astype(str).tolist() for rule, frame in statuses.items()}
+    status = {rule: frame["status"].astype(str).tolist() for rule, frame in statuses.items()}
+    columns = list(raters.values())
+    first = columns[0] if columns else []
+    if all(column == first for column in columns) and all(a < b for a, b in pairwise(first)):
+        return rows_as_dicts([RATER, *statuses], [first, *status.values()])
     merged: dict[str, dict[str, Any]] = {}
-    for rule, frame in statuses.items():
-        raters = frame[RATER].astype(str).tolist()
-        for rater, status in zip(raters, frame["status"].astype(str).tolist(), strict=True):
+    for rule in statuses:
+        for rater, value in zip(raters[rule], status[rule], strict=True):
             entry = merged.get(rater)
             if entry is None:
                 entry = merged[rater] = {RATER: rater}
-            entry[rule] = status
+            entry[rule] = value
     return [merged[k] for k in sorted(merged)]
 
 
