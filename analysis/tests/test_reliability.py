@@ -17,10 +17,12 @@ from qoe_analysis.reliability import (
     pairwise_spearman_summary,
     rho_reasons,
     scenario_groups,
+    session_codes,
     sessions_by_rater,
     straight_lining,
     straight_lining_status,
 )
+from qoe_analysis.tabular import group_codes
 from qoe_analysis.validation import validate_ratings
 from scipy import stats
 
@@ -223,3 +225,26 @@ def test_sessions_by_rater_is_groupby_apply_list(seed: int) -> None:
     expected = flat.groupby("rater_id")["session_id"].apply(list).to_dict()
     got = sessions_by_rater(flat)
     assert got == expected and list(got) == list(expected)
+
+
+def test_shared_session_codes_give_the_same_tables(study: pd.DataFrame) -> None:
+    # (rater, session, game) groups exactly as (rater, session): the game is constant within
+    # a session, so one grouping can serve every rule
+    codes, sessions = session_codes(study)
+    ref_codes, ref_sessions = group_codes(study, ["rater_id", "session_id"])
+    assert np.array_equal(codes, ref_codes)
+    pd.testing.assert_frame_equal(sessions[["rater_id", "session_id"]], ref_sessions)
+    shared = (codes, sessions)
+    groups = scenario_groups(study)
+    flat = straight_lining(study)
+    pd.testing.assert_frame_equal(straight_lining(study, sessions=shared), flat)
+    pd.testing.assert_frame_equal(
+        straight_lining_status(study, flat, sessions=shared), straight_lining_status(study, flat)
+    )
+    pd.testing.assert_frame_equal(
+        intra_rater_reliability(study, groups, sessions=shared),
+        intra_rater_reliability(study, groups),
+    )
+    assert inter_rater_agreement(study, groups, sessions=shared) == inter_rater_agreement(
+        study, groups
+    )

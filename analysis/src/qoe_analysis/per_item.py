@@ -28,6 +28,7 @@ from qoe_analysis.reliability import (
     inter_rater_agreement,
     intra_rater_reliability,
     scenario_groups,
+    session_codes,
     straight_lining,
     straight_lining_status,
 )
@@ -67,6 +68,7 @@ class ItemStats:
     inter: list[dict[str, Any]]
     conds_all: pd.DataFrame
     subject: SubjectModelFit
+    n_sessions: int  # distinct (rater_id, session_id)
 
     @property
     def statuses(self) -> dict[str, pd.DataFrame]:
@@ -87,17 +89,19 @@ def item_stats(
     """Screen the raters and summarise the conditions of one item (all raters)."""
     groups = scenario_groups(table)
     p913, p913_summary = p913_iterated_screening(table)
-    flat = straight_lining(table)
+    sessions = session_codes(table)  # one grouping by session for every rule below
+    flat = straight_lining(table, sessions=sessions)
     return ItemStats(
         table=table,
         scale=scale,
         groups=groups,
-        intra=intra_rater_reliability(table, groups, cutoff=reliability_cutoff),
+        intra=intra_rater_reliability(table, groups, cutoff=reliability_cutoff, sessions=sessions),
         p913=p913,
         p913_summary=p913_summary,
         flat=flat,
-        flat_status=straight_lining_status(table, flat),
-        inter=inter_rater_agreement(table, groups, seed=seed),
+        flat_status=straight_lining_status(table, flat, sessions=sessions),
+        inter=inter_rater_agreement(table, groups, seed=seed, sessions=sessions),
+        n_sessions=len(sessions[1]),
         conds_all=condition_table(table, scale=scale),
         subject=fit_subject_model(table),
     )

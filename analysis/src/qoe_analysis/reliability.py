@@ -61,6 +61,7 @@ __all__ = [
     "p913_screening",
     "pairwise_spearman_summary",
     "scenario_groups",
+    "session_codes",
     "spearman_summary_from_unit_vectors",
     "straight_lining",
     "straight_lining_status",
@@ -95,9 +96,15 @@ def grouped_pearson(
     return np.clip(r, -1.0, 1.0)
 
 
-def _session_codes(df: pd.DataFrame) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
-    """Integer code per row for (rater_id, session_id) and the table of sessions (+ game)."""
-    # game is constant within a session (validated), so adding it does not split sessions
+Sessions = tuple[np.ndarray[Any, Any], pd.DataFrame]
+
+
+def session_codes(df: pd.DataFrame) -> Sessions:
+    """Integer code per row for (rater_id, session_id) and the table of sessions (+ game).
+
+    The game is constant within a session (validated), so adding it does not split
+    sessions: the codes are those of (rater_id, session_id) alone. The reliability
+    functions take them as ``sessions=`` so that one grouping serves them all."""
     return group_codes(df, [RATER, SESSION, GAME])
 
 
@@ -105,6 +112,8 @@ def intra_rater_reliability(
     df: pd.DataFrame,
     groups: dict[str, ScenarioGroup],
     cutoff: float = 0.6,
+    *,
+    sessions: Sessions | None = None,
 ) -> pd.DataFrame:
     """Per rater: mean Spearman ρ between ratings and impairment level (see module doc).
 
@@ -113,8 +122,8 @@ def intra_rater_reliability(
     row per rater, sorted by rater_id); status is ``reliable`` / ``unreliable`` /
     ``not_assessable`` (ρ undefined; the reason says why).
     """
-    session_code, sessions = _session_codes(df)
-    n_sessions = len(sessions)
+    session_code, session_table = session_codes(df) if sessions is None else sessions
+    n_sessions = len(session_table)
     names = [n for n, g in groups.items() if g.levels]
     per_group: dict[str, np.ndarray[Any, Any]] = {}
     covered = np.zeros(n_sessions, dtype=bool)  # a session saw >= 2 levels of some group
@@ -139,7 +148,7 @@ def intra_rater_reliability(
             np.maximum.at(hi, sub_codes, level)
             covered |= hi > lo
         per_group[name] = rho
-    table = pd.DataFrame({RATER: sessions[RATER].astype(str).to_numpy(), "_covered": covered})
+    table = pd.DataFrame({RATER: session_table[RATER].astype(str).to_numpy(), "_covered": covered})
     for name in names:
         table[f"rho_{name}"] = per_group[name]
     agg = table.groupby(RATER, sort=True).agg(
@@ -337,6 +346,7 @@ def inter_rater_agreement(
     *,
     seed: int = 0,
     max_exact_sessions: int = 1500,
+    sessions: Sessions | None = None,
 ) -> list[dict[str, Any]]:
     """Pairwise Spearman agreement between sessions per game (and "all") and group.
 
@@ -344,12 +354,12 @@ def inter_rater_agreement(
     Sessions missing a scenario of the group are left out of that group (counted).
     """
     rng = np.random.default_rng(seed)
-    session_code, sessions = _session_codes(df)
+    session_code, session_table = session_codes(df) if sessions is None else sessions
     scen_codes, scen_names = column_codes(df[SCENARIO])
     scen_names = np.array([str(n) for n in scen_names], dtype=object)
-    full = np.full((len(sessions), len(scen_names)), np.nan)
+    full = np.full((len(session_table), len(scen_names)), np.nan)
     full[session_code, scen_codes] = df[RATING].to_numpy(dtype=np.float64)
-    game_of_session = sessions[GAME].astype(str).to_numpy()
+    game_of_session = session_table[GAME].astype(str).to_numpy()
     group_columns: dict[str, np.ndarray[Any, Any]] = {
         name: np.flatnonzero(np.isin(scen_names, g.scenarios)) for name, g in groups.items()
     }
@@ -365,7 +375,7 @@ def inter_rater_agreement(
         ranked[name] = (z, usable, complete)
     out = []
     for game in games:
-        rows = np.ones(len(sessions), bool) if game == "all" else game_of_session == game
+        rows = np.ones(len(session_table), bool) if game == "all" else game_of_session == game
         for name, cols in group_columns.items():
             z, usable, complete = ranked[name]
             summary = spearman_summary_from_unit_vectors(
@@ -420,13 +430,15 @@ def sessions_by_rater(flat: pd.DataFrame) -> dict[Any, list[Any]]:
     return out
 
 
-def straight_lining_status(df: pd.DataFrame, flat: pd.DataFrame) -> pd.DataFrame:
+def straight_lining_status(
+    df: pd.DataFrame, flat: pd.DataFrame, *, sessions: Sessions | None = None
+) -> pd.DataFrame:
     """Per rater: ``unreliable`` if a session of theirs is flat (see :func:`straight_lining`),
     ``not_assessable`` if no session has two ratings, else ``reliable``; with the reason."""
-    codes, sessions = group_codes(df, [RATER, SESSION])
-    rater_codes, raters = column_codes(sessions[RATER].astype(str))
+    codes, session_table = group_codes(df, [RATER, SESSION]) if sessions is None else sessions
+    rater_codes, raters = column_codes(session_table[RATER].astype(str))
     largest = np.zeros(len(raters), dtype=np.int64)
-    np.maximum.at(largest, rater_codes, np.bincount(codes, minlength=len(sessions)))
+    np.maximum.at(largest, rater_codes, np.bincount(codes, minlength=len(session_table)))
     flat_by = sessions_by_rater(flat)
     names = [str(r) for r in raters]
     status = np.where(largest < 2, "not_assessable", "reliable").astype(object)
@@ -443,18 +455,18 @@ def straight_lining_status(df: pd.DataFrame, flat: pd.DataFrame) -> pd.DataFrame
     return out.sort_values(RATER, kind="stable").reset_index(drop=True)
 
 
-def straight_lining(df: pd.DataFrame) -> pd.DataFrame:
+def straight_lining(df: pd.DataFrame, *, sessions: Sessions | None = None) -> pd.DataFrame:
     """Sessions whose ratings all have the same value (zero variance).
 
     Returns ``rater_id, session_id, n, value`` for the flagged sessions only.
     """
-    codes, sessions = group_codes(df, [RATER, SESSION])
+    codes, session_table = group_codes(df, [RATER, SESSION]) if sessions is None else sessions
     stats_ = pd.Series(df[RATING].to_numpy()).groupby(codes).agg(["min", "max", "size"])
     flat = ((stats_["min"] == stats_["max"]) & (stats_["size"] > 1)).to_numpy()
     out = pd.DataFrame(
         {
-            RATER: sessions[RATER].astype(str).to_numpy()[flat],
-            SESSION: sessions[SESSION].astype(str).to_numpy()[flat],
+            RATER: session_table[RATER].astype(str).to_numpy()[flat],
+            SESSION: session_table[SESSION].astype(str).to_numpy()[flat],
             "n": stats_["size"].to_numpy()[flat],
             "value": stats_["min"].to_numpy()[flat],
         }

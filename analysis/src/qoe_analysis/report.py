@@ -17,7 +17,7 @@ import pandas as pd
 
 from qoe_analysis import __version__
 from qoe_analysis.conditions import condition_table
-from qoe_analysis.design import GAME, PACE, RATER, REQUIRED_COLUMNS, SCENARIO, SESSION
+from qoe_analysis.design import GAME, PACE, RATER, REQUIRED_COLUMNS, SCENARIO
 from qoe_analysis.information_gain import rapidminer_weights, weka_weights
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
 from qoe_analysis.items import ItemTables, split_items
@@ -239,7 +239,7 @@ def analyze(
             "qoe_analysis_version": __version__,
             "n_ratings": len(table),
             "n_raters": int(table[RATER].nunique()),
-            "n_sessions": int(group_codes(table, [RATER, SESSION])[1].shape[0]),
+            "n_sessions": stats.n_sessions,
             "n_ratings_analysed": len(analysed),
             "acceptable_from": acceptable_from,
             "reliable_only": reliable_only,
