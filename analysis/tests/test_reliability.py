@@ -19,8 +19,10 @@ from qoe_analysis.reliability import (
     scenario_groups,
     session_codes,
     sessions_by_rater,
+    spearman_summary_from_unit_vectors,
     straight_lining,
     straight_lining_status,
+    unit_rank_vectors,
 )
 from qoe_analysis.tabular import group_codes
 from qoe_analysis.validation import validate_ratings
@@ -247,4 +249,26 @@ def test_shared_session_codes_give_the_same_tables(study: pd.DataFrame) -> None:
     )
     assert inter_rater_agreement(study, groups, sessions=shared) == inter_rater_agreement(
         study, groups
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sampled_pairs_equal_the_fancy_indexed_sample(seed: int) -> None:
+    # the sampled branch as it was written before np.take / j + (j >= i)
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(3, 60)), int(rng.integers(2, 9))
+    z, _ = unit_rank_vectors(rng.integers(1, 6, size=(n, m)).astype(float))
+    got = spearman_summary_from_unit_vectors(
+        z, n_constant=0, rng=np.random.default_rng(seed), max_exact_sessions=1, n_sampled_pairs=500
+    )
+    sample = np.random.default_rng(seed)
+    i = sample.integers(0, n, size=500)
+    j = sample.integers(0, n - 1, size=500)
+    j = np.where(j >= i, j + 1, j)
+    values = np.clip(np.einsum("ij,ij->i", z[i], z[j]), -1.0, 1.0)
+    assert got["sampled"] and got["mean_abs"] == float(np.abs(values).mean())
+    assert got["sd"] == float(values.std(ddof=1))
+    assert (
+        list(got["quantiles"].values())
+        == np.quantile(values, (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)).tolist()
     )
