@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from qoe_analysis.design import DISSERTATION_SCENARIOS
 from qoe_analysis.reliability import (
+    GroupedPearson,
     average_ranks,
     grouped_pearson,
     inter_rater_agreement,
@@ -272,3 +273,33 @@ def test_sampled_pairs_equal_the_fancy_indexed_sample(seed: int) -> None:
         list(got["quantiles"].values())
         == np.quantile(values, (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)).tolist()
     )
+
+
+def _grouped_pearson_in_one(codes: np.ndarray, x: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
+    """grouped_pearson as one function (before GroupedPearson split off the x side)."""
+    w = np.bincount(codes, minlength=n).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mx = np.bincount(codes, x, n) / w
+        my = np.bincount(codes, y, n) / w
+        dx = x - mx[codes]
+        dy = y - my[codes]
+        sxy = np.bincount(codes, dx * dy, n)
+        sxx = np.bincount(codes, dx * dx, n)
+        syy = np.bincount(codes, dy * dy, n)
+        tol = 1e-12 * np.maximum(w, 1.0)
+        r = np.where((sxx > tol) & (syy > tol), sxy / np.sqrt(sxx * syy), np.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_grouped_pearson_against_several_y_is_bit_identical(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n_groups, n = int(rng.integers(1, 40)), int(rng.integers(1, 2000))
+    codes = rng.integers(0, n_groups + 3, n)  # some groups empty
+    x = rng.integers(1, 6, n).astype(float)
+    prepared = GroupedPearson(codes, x, n_groups + 3)
+    for _ in range(3):
+        y = rng.normal(size=n) if rng.random() < 0.5 else rng.integers(1, 4, n).astype(float)
+        ref = _grouped_pearson_in_one(codes, x, y, n_groups + 3)
+        assert np.array_equal(prepared.against(y), ref, equal_nan=True)
+        assert np.array_equal(grouped_pearson(codes, x, y, n_groups + 3), ref, equal_nan=True)

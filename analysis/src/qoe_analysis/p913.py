@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
-from qoe_analysis.reliability import grouped_pearson
+from qoe_analysis.reliability import GroupedPearson
 from qoe_analysis.tabular import column_codes, group_codes
 
 __all__ = ["R1_THRESHOLD", "R2_THRESHOLD", "p913_iterated_screening"]
@@ -104,21 +104,29 @@ def _pass(
     n_conds: int,
     n_scens: int,
     pairs: tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]],
+    pearson: tuple[GroupedPearson, GroupedPearson],
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """r1 and r2 of every rater against the means over the active raters' ratings.
 
     ``pairs`` = (rater of each (rater, scenario) pair, its scenario, the rater's mean
-    rating there): one point per pair for r2; fixed across passes.
+    rating there): one point per pair for r2; fixed across passes. ``pearson`` = the
+    rater's ratings and the rater's pair means, prepared for correlating (fixed too).
     """
     on = active[rater]
+    if on.all():  # the first pass: every rating counts (no copies needed)
+        cond_on, scen_on, u_on = cond, scen, u
+    else:
+        cond_on, scen_on, u_on = cond[on], scen[on], u[on]
     with np.errstate(invalid="ignore", divide="ignore"):
-        pvs_mean = np.bincount(cond[on], u[on], n_conds) / np.bincount(cond[on], None, n_conds)
-        hrc_mean = np.bincount(scen[on], u[on], n_scens) / np.bincount(scen[on], None, n_scens)
-        r1 = grouped_pearson(rater, u, np.nan_to_num(pvs_mean[cond]), n_raters)
-        pair_rater, pair_scen, own = pairs
-        r2 = grouped_pearson(pair_rater, own, np.nan_to_num(hrc_mean[pair_scen]), n_raters)
+        pvs_mean = np.bincount(cond_on, u_on, n_conds) / np.bincount(cond_on, None, n_conds)
+        hrc_mean = np.bincount(scen_on, u_on, n_scens) / np.bincount(scen_on, None, n_scens)
+        # nan_to_num per condition, then spread over the ratings: the same values as
+        # nan_to_num of the spread means, for a pass over the conditions instead of ratings
+        r1 = pearson[0].against(np.nan_to_num(pvs_mean)[cond])
+        r2 = pearson[1].against(np.nan_to_num(hrc_mean)[pairs[1]])
     # a mean over no active rating (a condition only rejected raters saw) makes r undefined
-    r1[np.bincount(rater, np.isnan(pvs_mean[cond]), n_raters) > 0] = np.nan
+    if np.isnan(pvs_mean).any():
+        r1[np.bincount(rater, np.isnan(pvs_mean[cond]), n_raters) > 0] = np.nan
     return r1, r2
 
 
@@ -152,8 +160,9 @@ def p913_iterated_screening(
     keys, pair_code = sorted_distinct(rater * len(scens) + scen, n * len(scens))
     own = np.bincount(pair_code, u) / np.bincount(pair_code)
     pairs = (keys // len(scens), keys % len(scens), own)
+    pearson = (GroupedPearson(rater, u, n), GroupedPearson(pairs[0], own, n))
     for k in range(1, max_passes + 1):
-        r1, r2 = _pass(rater, cond, scen, u, active, n, len(conds), len(scens), pairs)
+        r1, r2 = _pass(rater, cond, scen, u, active, n, len(conds), len(scens), pairs, pearson)
         if k == 1:
             first_r1 = r1.copy()
         r1_final[active] = r1[active]

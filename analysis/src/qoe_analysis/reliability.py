@@ -51,6 +51,7 @@ from qoe_analysis.tabular import column_codes, group_codes
 
 __all__ = [
     "FACTOR_GROUPS",
+    "GroupedPearson",
     "ScenarioGroup",
     "average_ranks",
     "group_name",
@@ -81,19 +82,34 @@ def grouped_pearson(
 
     r = Sxy / √(Sxx·Syy) with centred sums; computed with one bincount pass per moment.
     """
-    w = np.bincount(codes, minlength=n_groups).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mx = np.bincount(codes, x, n_groups) / w
-        my = np.bincount(codes, y, n_groups) / w
-        dx = x - mx[codes]
-        dy = y - my[codes]
-        sxy = np.bincount(codes, dx * dy, n_groups)
-        sxx = np.bincount(codes, dx * dx, n_groups)
-        syy = np.bincount(codes, dy * dy, n_groups)
-        tol = 1e-12 * np.maximum(w, 1.0)
-        defined = (sxx > tol) & (syy > tol)
-        r = np.where(defined, sxy / np.sqrt(sxx * syy), np.nan)
-    return np.clip(r, -1.0, 1.0)
+    return GroupedPearson(codes, x, n_groups).against(y)
+
+
+class GroupedPearson:
+    """:func:`grouped_pearson` of a fixed ``x`` against several ``y``: the group sizes and
+    the centred x and its Sxx are computed once (the P.913 passes correlate the same
+    ratings with new means each pass); each ``against(y)`` does the same operations as
+    a call of :func:`grouped_pearson`, so its result is the same bit for bit."""
+
+    def __init__(self, codes: np.ndarray[Any, Any], x: np.ndarray[Any, Any], n_groups: int) -> None:
+        self.codes, self.n_groups = codes, n_groups
+        self.w = np.bincount(codes, minlength=n_groups).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mx = np.bincount(codes, x, n_groups) / self.w
+            self.dx = x - mx[codes]
+            self.sxx = np.bincount(codes, self.dx * self.dx, n_groups)
+
+    def against(self, y: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+        codes, n_groups, w, dx, sxx = self.codes, self.n_groups, self.w, self.dx, self.sxx
+        with np.errstate(invalid="ignore", divide="ignore"):
+            my = np.bincount(codes, y, n_groups) / w
+            dy = y - my[codes]
+            sxy = np.bincount(codes, dx * dy, n_groups)
+            syy = np.bincount(codes, dy * dy, n_groups)
+            tol = 1e-12 * np.maximum(w, 1.0)
+            defined = (sxx > tol) & (syy > tol)
+            r = np.where(defined, sxy / np.sqrt(sxx * syy), np.nan)
+        return np.clip(r, -1.0, 1.0)
 
 
 Sessions = tuple[np.ndarray[Any, Any], pd.DataFrame]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from itertools import pairwise
 from typing import Any
 
 import pandas as pd
@@ -63,7 +62,8 @@ def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
     status = {rule: frame["status"].astype(str).tolist() for rule, frame in statuses.items()}
     columns = list(raters.values())
     first = columns[0] if columns else []
-    if all(column == first for column in columns) and all(a < b for a, b in pairwise(first)):
+    in_order = first == sorted(first) and len(set(first)) == len(first)  # sorted, distinct
+    if in_order and all(column == first for column in columns):
         return rows_as_dicts([RATER, *statuses], [first, *status.values()])
     merged: dict[str, dict[str, Any]] = {}
     for rule in statuses:
