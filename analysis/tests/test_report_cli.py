@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from qoe_analysis import analyze
 from qoe_analysis.cli import main
-from qoe_analysis.report import _rater_status
+from qoe_analysis.report import _rater_status, rows_of
 
 CONDITION_KEYS = {
     "scenario",
@@ -191,3 +191,19 @@ def test_rater_status_equals_the_rater_by_rater_merge(seed: int) -> None:
         assert [list(e) for e in _rater_status(statuses)] == [
             ["rater_id", "intra_rater", "p913", "straight_lining"]
         ] * len(raters)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_rows_of_is_isin(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    names = [f"P{k:03d}" for k in range(30)]
+    cells = list(rng.choice(names[:25], 200))
+    cells[::17] = [None] * len(cells[::17])  # missing cells are never wanted
+    wanted = [*rng.choice(names, 12).tolist(), "not a rater"]
+    plain = pd.Series(cells, dtype=object)
+    # categories in any order, some unused
+    categorical = plain.astype(pd.CategoricalDtype(list(rng.permutation(names))))
+    for column in (plain, categorical):
+        expected = column.isin(set(wanted)).to_numpy()
+        got = rows_of(column, wanted)
+        assert got.dtype == bool and np.array_equal(got, expected)

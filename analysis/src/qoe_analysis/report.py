@@ -12,11 +12,12 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from qoe_analysis import __version__
 from qoe_analysis.conditions import condition_table
-from qoe_analysis.design import GAME, PACE, RATER, REQUIRED_COLUMNS, SCENARIO
+from qoe_analysis.design import GAME, PACE, RATER, RATING, REQUIRED_COLUMNS, SCENARIO
 from qoe_analysis.information_gain import rapidminer_weights, weka_weights
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
 from qoe_analysis.items import ItemTables, split_items
@@ -73,6 +74,17 @@ def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
                 entry = merged[rater] = {RATER: rater}
             entry[rule] = value
     return [merged[k] for k in sorted(merged)]
+
+
+def rows_of(column: pd.Series, values: list[Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """``column.isin(set(values))`` as a bool array. A categorical column (the validated
+    table's rater_id) is tested once per category and the answer spread by its codes
+    (1 M ratings: 0.1 s -> a few ms); a missing cell (code −1) is never in ``values``."""
+    wanted = set(values)
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        per_category = np.append(np.asarray(column.cat.categories.isin(wanted), bool), False)
+        return per_category[column.cat.codes.to_numpy()]
+    return column.isin(wanted).to_numpy()
 
 
 def factor_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -179,12 +191,15 @@ def analyze(
     groups, intra, p913, flat = stats.groups, stats.intra, stats.p913, stats.flat
     reliable_ids = stats.reliable_ids
     statuses = stats.statuses
-    reliable_mask = table[RATER].isin(set(reliable_ids)).to_numpy()
+    reliable_mask = rows_of(table[RATER], reliable_ids)
 
     report(0.35, "conditions")
     conds_all = stats.conds_all
+    # the condition table reads only these columns: copy them alone, not the whole table
     conds_reliable = (
-        condition_table(table[reliable_mask], scale=scale) if reliable_mask.any() else None
+        condition_table(table[[SCENARIO, GAME, RATING]][reliable_mask], scale=scale)
+        if reliable_mask.any()
+        else None
     )
     analysed = table[reliable_mask] if reliable_only else table
     if len(analysed) == 0:
