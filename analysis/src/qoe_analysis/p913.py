@@ -31,6 +31,7 @@ import pandas as pd
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
 from qoe_analysis.reliability import GroupedPearson
 from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.text_order import sort_by_text
 
 __all__ = ["R1_THRESHOLD", "R2_THRESHOLD", "p913_iterated_screening"]
 
@@ -192,7 +193,7 @@ def p913_iterated_screening(
         }
     )
     table.loc[rejected_in == 0, "rejected_in_pass"] = None
-    table = table[present].sort_values(RATER, kind="stable").reset_index(drop=True)
+    table = sort_by_text(table[present], RATER)
     summary = {
         "rule": f"reject when r1 < {r1_threshold:g} and r2 < {r2_threshold:g}; repeat until "
         "a pass rejects nobody",

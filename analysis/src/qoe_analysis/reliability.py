@@ -45,6 +45,7 @@ from qoe_analysis.scenario_groups import (
     scenario_groups,
 )
 from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.text_order import sort_by_text, text_order
 
 # Ranks are computed with numpy (average_ranks), not scipy.stats.rankdata: importing
 # scipy.stats costs ~0.6 s, see docs/performance.md.
@@ -167,11 +168,13 @@ def intra_rater_reliability(
     table = pd.DataFrame({RATER: session_table[RATER].astype(str).to_numpy(), "_covered": covered})
     for name in names:
         table[f"rho_{name}"] = per_group[name]
-    agg = table.groupby(RATER, sort=True).agg(
+    agg = table.groupby(RATER, sort=False).agg(
         _covered=("_covered", "any"),
         **{f"rho_{name}": (f"rho_{name}", "mean") for name in names},
         **{f"n_{name}": (f"rho_{name}", "count") for name in names},
     )
+    # sorted by rater_id as groupby(sort=True) sorts, with str comparisons (text_order)
+    agg = agg.take(text_order(agg.index.tolist()))
     sums = sum(
         (agg[f"rho_{n}"].fillna(0.0) * agg[f"n_{n}"] for n in names),
         start=pd.Series(0.0, index=agg.index),
@@ -469,7 +472,7 @@ def straight_lining_status(
                 map(str, flat_by[rater])
             )
     out = pd.DataFrame({RATER: names, "status": status, "reason": reason})
-    return out.sort_values(RATER, kind="stable").reset_index(drop=True)
+    return sort_by_text(out, RATER)
 
 
 def straight_lining(df: pd.DataFrame, *, sessions: Sessions | None = None) -> pd.DataFrame:

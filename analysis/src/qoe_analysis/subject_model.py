@@ -56,6 +56,7 @@ import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
 from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.text_order import sort_by_text
 
 # SciPy and scikit-learn are imported inside the functions that use them: importing
 # qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
@@ -481,7 +482,7 @@ def fit_subject_model(
         }
     )
     rater_table = rater_table[rater_table["n"] > 0]
-    rater_table = rater_table.sort_values(RATER, kind="stable").reset_index(drop=True)
+    rater_table = sort_by_text(rater_table, RATER)
     convergence = {
         "method": "alternating maximisation (Newton-Raphson blocks) of the Gaussian "
         "log-likelihood; mean-zero rater bias",
