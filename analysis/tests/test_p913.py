@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.p913 import p913_iterated_screening
+from qoe_analysis.p913 import (
+    fixed3,
+    p913_iterated_screening,
+    screening_reasons,
+    sorted_distinct,
+)
 from qoe_analysis.reliability import p913_screening
 from scipy import stats
 
@@ -87,3 +94,76 @@ def test_matches_single_pass_r_on_the_study(study: pd.DataFrame) -> None:
     # pass 1 rejects a subset of the r1-only rule (r2 can only keep raters)
     assert first <= set(single.loc[single["rejected"], "rater_id"])
     assert set(result["status"]) <= {"reliable", "unreliable", "not_assessable"}
+
+
+def _reasons_row_by_row(
+    r1: np.ndarray, r2: np.ndarray, rejected_in: np.ndarray, t1: float, t2: float
+) -> list[str]:
+    """The reasons as the screening built them before screening_reasons: one rater at a
+    time (the reference the vectorised version must equal string for string)."""
+
+    def fmt(value: float) -> str:
+        return f"{value:.3f}" if math.isfinite(value) else "undefined"
+
+    out = []
+    for i, (v1, v2) in enumerate(zip(r1.tolist(), r2.tolist(), strict=True)):
+        a, b = fmt(v1), fmt(v2)
+        if rejected_in[i]:
+            out.append(f"pass {rejected_in[i]}: r1 = {a} < {t1:g} and r2 = {b} < {t2:g}")
+        elif v1 >= t1:
+            out.append(f"r1 = {a} >= {t1:g}")
+        elif v2 >= t2:
+            out.append(f"r1 = {a} < {t1:g} but r2 = {b} >= {t2:g}")
+        else:
+            out.append(
+                f"r1 = {a}, r2 = {b}: a correlation is undefined (constant ratings or fewer "
+                "than two conditions/scenarios), so the rule cannot decide"
+            )
+    return out
+
+
+def test_fixed3_by_hand() -> None:
+    values = np.array([0.0625, -0.0005, 1.0, np.nan, -np.inf, 0.12345])
+    # 0.0625 is a tie in binary: rounded half to even, as f"{0.0625:.3f}" does
+    assert fixed3(values) == ["0.062", "-0.001", "1.000", "undefined", "undefined", "0.123"]
+
+
+def test_screening_reasons_hand_case() -> None:
+    r1 = np.array([0.5, 0.9, 0.5, np.nan, 0.2])
+    r2 = np.array([0.7, np.nan, 0.85, np.nan, 0.3])
+    rejected_in = np.array([2, 0, 0, 0, 0])
+    assert screening_reasons(r1, r2, rejected_in, 0.75, 0.8) == [
+        "pass 2: r1 = 0.500 < 0.75 and r2 = 0.700 < 0.8",
+        "r1 = 0.900 >= 0.75",
+        "r1 = 0.500 < 0.75 but r2 = 0.850 >= 0.8",
+        "r1 = undefined, r2 = undefined: a correlation is undefined (constant ratings or "
+        "fewer than two conditions/scenarios), so the rule cannot decide",
+        "r1 = 0.200, r2 = 0.300: a correlation is undefined (constant ratings or fewer "
+        "than two conditions/scenarios), so the rule cannot decide",
+    ]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_screening_reasons_equal_the_row_by_row_reasons(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 300))
+    # values on a 1/16 grid as well (exact binary ties of the 3-decimal rounding)
+    r1 = np.where(rng.random(n) < 0.5, rng.uniform(-1, 1, n), rng.integers(-16, 17, n) / 16)
+    r2 = np.where(rng.random(n) < 0.5, rng.uniform(-1, 1, n), rng.integers(-16, 17, n) / 16)
+    r1[rng.random(n) < 0.2] = np.nan
+    r2[rng.random(n) < 0.2] = np.nan
+    rejected_in = np.where(rng.random(n) < 0.3, rng.integers(1, 5, n), 0)
+    t1, t2 = float(rng.choice([0.75, 0.5, 0.6])), float(rng.choice([0.8, 0.25]))
+    assert screening_reasons(r1, r2, rejected_in, t1, t2) == _reasons_row_by_row(
+        r1, r2, rejected_in, t1, t2
+    )
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_sorted_distinct_is_np_unique(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(1, 1000))
+    keys = rng.integers(0, size, int(rng.integers(0, 3000)))
+    distinct, inverse = sorted_distinct(keys, size)
+    ref_distinct, ref_inverse = np.unique(keys, return_inverse=True)
+    assert np.array_equal(distinct, ref_distinct) and np.array_equal(inverse, ref_inverse)

@@ -9,16 +9,23 @@ import pandas as pd
 import pytest
 from qoe_analysis.design import DISSERTATION_SCENARIOS
 from qoe_analysis.reliability import (
+    GroupedPearson,
     average_ranks,
     grouped_pearson,
     inter_rater_agreement,
     intra_rater_reliability,
     p913_screening,
     pairwise_spearman_summary,
+    rho_reasons,
     scenario_groups,
+    session_codes,
+    sessions_by_rater,
+    spearman_summary_from_unit_vectors,
     straight_lining,
     straight_lining_status,
+    unit_rank_vectors,
 )
+from qoe_analysis.tabular import group_codes
 from qoe_analysis.validation import validate_ratings
 from scipy import stats
 
@@ -174,3 +181,125 @@ def test_undefined_rho_is_not_assessable_and_flat_session_unreliable() -> None:
     flat = straight_lining_status(table, straight_lining(table)).set_index("rater_id")
     assert flat["status"].to_dict() == {"a": "reliable", "c": "reliable", "d": "unreliable"}
     assert flat.loc["d", "reason"].endswith("s4")
+
+
+def test_rho_reasons_hand_case() -> None:
+    rho = np.array([0.7, -0.6, np.nan, np.nan, -0.0625])
+    reliable = np.array([True, False, False, False, False])
+    covered = np.array([True, True, True, False, True])
+    assert rho_reasons(rho, reliable, covered, 0.6, constant="C", uncovered="U") == [
+        "|rho| = 0.700 > 0.6",
+        "|rho| = 0.600 <= 0.6",
+        "C",
+        "U",
+        "|rho| = 0.062 <= 0.6",
+    ]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rho_reasons_equal_the_row_by_row_reasons(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 300))
+    rho = np.where(rng.random(n) < 0.5, rng.uniform(-1, 1, n), rng.integers(-16, 17, n) / 16)
+    rho[rng.random(n) < 0.2] = np.nan
+    cutoff = float(rng.choice([0.6, 0.5, 0.75]))
+    reliable = (np.abs(rho) > cutoff) & ~np.isnan(rho)
+    covered = rng.random(n) < 0.5
+    # the comprehension intra_rater_reliability used before rho_reasons
+    expected = [
+        ("C" if cov else "U") if undef else f"|rho| = {abs(r):.3f} {'>' if ok else '<='} {cutoff:g}"
+        for undef, cov, r, ok in zip(
+            np.isnan(rho), covered, pd.Series(rho), pd.Series(reliable), strict=True
+        )
+    ]
+    assert rho_reasons(rho, reliable, covered, cutoff, constant="C", uncovered="U") == expected
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_sessions_by_rater_is_groupby_apply_list(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 200))
+    flat = pd.DataFrame(
+        {
+            "rater_id": [f"r{k}" for k in rng.integers(0, 30, n)],
+            "session_id": [f"s{k}" for k in rng.integers(0, 50, n)],
+        }
+    ).sort_values(["rater_id", "session_id"], kind="stable")
+    expected = flat.groupby("rater_id")["session_id"].apply(list).to_dict()
+    got = sessions_by_rater(flat)
+    assert got == expected and list(got) == list(expected)
+
+
+def test_shared_session_codes_give_the_same_tables(study: pd.DataFrame) -> None:
+    # (rater, session, game) groups exactly as (rater, session): the game is constant within
+    # a session, so one grouping can serve every rule
+    codes, sessions = session_codes(study)
+    ref_codes, ref_sessions = group_codes(study, ["rater_id", "session_id"])
+    assert np.array_equal(codes, ref_codes)
+    pd.testing.assert_frame_equal(sessions[["rater_id", "session_id"]], ref_sessions)
+    shared = (codes, sessions)
+    groups = scenario_groups(study)
+    flat = straight_lining(study)
+    pd.testing.assert_frame_equal(straight_lining(study, sessions=shared), flat)
+    pd.testing.assert_frame_equal(
+        straight_lining_status(study, flat, sessions=shared), straight_lining_status(study, flat)
+    )
+    pd.testing.assert_frame_equal(
+        intra_rater_reliability(study, groups, sessions=shared),
+        intra_rater_reliability(study, groups),
+    )
+    assert inter_rater_agreement(study, groups, sessions=shared) == inter_rater_agreement(
+        study, groups
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sampled_pairs_equal_the_fancy_indexed_sample(seed: int) -> None:
+    # the sampled branch as it was written before np.take / j + (j >= i)
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(3, 60)), int(rng.integers(2, 9))
+    z, _ = unit_rank_vectors(rng.integers(1, 6, size=(n, m)).astype(float))
+    got = spearman_summary_from_unit_vectors(
+        z, n_constant=0, rng=np.random.default_rng(seed), max_exact_sessions=1, n_sampled_pairs=500
+    )
+    sample = np.random.default_rng(seed)
+    i = sample.integers(0, n, size=500)
+    j = sample.integers(0, n - 1, size=500)
+    j = np.where(j >= i, j + 1, j)
+    values = np.clip(np.einsum("ij,ij->i", z[i], z[j]), -1.0, 1.0)
+    assert got["sampled"] and got["mean_abs"] == float(np.abs(values).mean())
+    assert got["sd"] == float(values.std(ddof=1))
+    assert (
+        list(got["quantiles"].values())
+        == np.quantile(values, (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)).tolist()
+    )
+
+
+def _grouped_pearson_in_one(codes: np.ndarray, x: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
+    """grouped_pearson as one function (before GroupedPearson split off the x side)."""
+    w = np.bincount(codes, minlength=n).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mx = np.bincount(codes, x, n) / w
+        my = np.bincount(codes, y, n) / w
+        dx = x - mx[codes]
+        dy = y - my[codes]
+        sxy = np.bincount(codes, dx * dy, n)
+        sxx = np.bincount(codes, dx * dx, n)
+        syy = np.bincount(codes, dy * dy, n)
+        tol = 1e-12 * np.maximum(w, 1.0)
+        r = np.where((sxx > tol) & (syy > tol), sxy / np.sqrt(sxx * syy), np.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_grouped_pearson_against_several_y_is_bit_identical(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n_groups, n = int(rng.integers(1, 40)), int(rng.integers(1, 2000))
+    codes = rng.integers(0, n_groups + 3, n)  # some groups empty
+    x = rng.integers(1, 6, n).astype(float)
+    prepared = GroupedPearson(codes, x, n_groups + 3)
+    for _ in range(3):
+        y = rng.normal(size=n) if rng.random() < 0.5 else rng.integers(1, 4, n).astype(float)
+        ref = _grouped_pearson_in_one(codes, x, y, n_groups + 3)
+        assert np.array_equal(prepared.against(y), ref, equal_nan=True)
+        assert np.array_equal(grouped_pearson(codes, x, y, n_groups + 3), ref, equal_nan=True)

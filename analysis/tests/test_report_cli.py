@@ -8,10 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from qoe_analysis import analyze
 from qoe_analysis.cli import main
+from qoe_analysis.report import _rater_status, rows_of
 
 CONDITION_KEYS = {
     "scenario",
@@ -161,3 +163,47 @@ def test_import_has_no_heavy_side_effects() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
+
+
+def _rater_status_merged(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
+    """The rater-by-rater merge _rater_status did for every table (the reference)."""
+    merged: dict[str, dict[str, Any]] = {}
+    for rule, frame in statuses.items():
+        for rater, status in zip(
+            frame["rater_id"].astype(str), frame["status"].astype(str), strict=True
+        ):
+            merged.setdefault(rater, {"rater_id": rater})[rule] = status
+    return [merged[k] for k in sorted(merged)]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rater_status_equals_the_rater_by_rater_merge(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    raters = sorted({f"P{k:03d}" for k in rng.integers(0, 60, 40)})
+    statuses = {}
+    for rule in ("intra_rater", "p913", "straight_lining"):
+        kept = raters if seed % 2 else [r for r in raters if rng.random() < 0.8]
+        statuses[rule] = pd.DataFrame(
+            {"rater_id": kept, "status": rng.choice(["reliable", "unreliable"], len(kept))}
+        )
+    assert _rater_status(statuses) == _rater_status_merged(statuses)
+    if seed % 2:  # same raters everywhere: the column-wise path, same key order
+        assert [list(e) for e in _rater_status(statuses)] == [
+            ["rater_id", "intra_rater", "p913", "straight_lining"]
+        ] * len(raters)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_rows_of_is_isin(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    names = [f"P{k:03d}" for k in range(30)]
+    cells = list(rng.choice(names[:25], 200))
+    cells[::17] = [None] * len(cells[::17])  # missing cells are never wanted
+    wanted = [*rng.choice(names, 12).tolist(), "not a rater"]
+    plain = pd.Series(cells, dtype=object)
+    # categories in any order, some unused
+    categorical = plain.astype(pd.CategoricalDtype(list(rng.permutation(names))))
+    for column in (plain, categorical):
+        expected = column.isin(set(wanted)).to_numpy()
+        got = rows_of(column, wanted)
+        assert got.dtype == bool and np.array_equal(got, expected)

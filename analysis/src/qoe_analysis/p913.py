@@ -23,15 +23,15 @@ stay in the means.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
-from qoe_analysis.reliability import grouped_pearson
+from qoe_analysis.reliability import GroupedPearson
 from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.text_order import sort_by_text
 
 __all__ = ["R1_THRESHOLD", "R2_THRESHOLD", "p913_iterated_screening"]
 
@@ -39,8 +39,60 @@ R1_THRESHOLD = 0.75
 R2_THRESHOLD = 0.8
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.3f}" if math.isfinite(value) else "undefined"
+def fixed3(values: np.ndarray[Any, Any]) -> list[str]:
+    """Each value with three decimals (``f"{v:.3f}"``), "undefined" where not finite."""
+    out = [f"{v:.3f}" for v in values.tolist()]
+    for i in np.flatnonzero(~np.isfinite(values)).tolist():
+        out[i] = "undefined"
+    return out
+
+
+def screening_reasons(
+    r1: np.ndarray[Any, Any],
+    r2: np.ndarray[Any, Any],
+    rejected_in: np.ndarray[Any, Any],
+    r1_threshold: float,
+    r2_threshold: float,
+) -> list[str]:
+    """The reason of each rater's P.913 status, in words: rejected in pass k (r1 and r2
+    below their thresholds), kept by r1, kept by r2, or undecided (a correlation
+    undefined). Strings are built per case for all raters of that case at once."""
+    a, b = fixed3(r1), fixed3(r2)
+    rejected = rejected_in > 0
+    with np.errstate(invalid="ignore"):  # NaN compares False: not kept by that r
+        by_r1 = ~rejected & (r1 >= r1_threshold)
+        by_r2 = ~rejected & ~by_r1 & (r2 >= r2_threshold)
+    undecided = ~(rejected | by_r1 | by_r2)
+    lo1, lo2 = f" < {r1_threshold:g}", f" < {r2_threshold:g}"
+    hi1, hi2 = f" >= {r1_threshold:g}", f" >= {r2_threshold:g}"
+    reasons = [""] * len(a)
+    for i, k in zip(np.flatnonzero(rejected).tolist(), rejected_in[rejected].tolist(), strict=True):
+        reasons[i] = f"pass {k}: r1 = {a[i]}{lo1} and r2 = {b[i]}{lo2}"
+    for i in np.flatnonzero(by_r1).tolist():
+        reasons[i] = f"r1 = {a[i]}{hi1}"
+    for i in np.flatnonzero(by_r2).tolist():
+        reasons[i] = f"r1 = {a[i]}{lo1} but r2 = {b[i]}{hi2}"
+    for i in np.flatnonzero(undecided).tolist():
+        reasons[i] = (
+            f"r1 = {a[i]}, r2 = {b[i]}: a correlation is undefined (constant ratings or fewer "
+            "than two conditions/scenarios), so the rule cannot decide"
+        )
+    return reasons
+
+
+def sorted_distinct(
+    keys: np.ndarray[Any, Any], size: int
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """``np.unique(keys, return_inverse=True)`` for integer keys in 0..size−1: the sorted
+    distinct keys and each key's index among them, from a bitmap of the keys when it is
+    small enough (a pass over the keys instead of sorting them)."""
+    if size > 50_000_000:
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        return distinct, inverse
+    seen = np.zeros(size, dtype=bool)
+    seen[keys] = True
+    rank = np.cumsum(seen) - 1
+    return np.flatnonzero(seen), rank[keys]
 
 
 def _pass(
@@ -53,21 +105,29 @@ def _pass(
     n_conds: int,
     n_scens: int,
     pairs: tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]],
+    pearson: tuple[GroupedPearson, GroupedPearson],
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """r1 and r2 of every rater against the means over the active raters' ratings.
 
     ``pairs`` = (rater of each (rater, scenario) pair, its scenario, the rater's mean
-    rating there): one point per pair for r2; fixed across passes.
+    rating there): one point per pair for r2; fixed across passes. ``pearson`` = the
+    rater's ratings and the rater's pair means, prepared for correlating (fixed too).
     """
     on = active[rater]
+    if on.all():  # the first pass: every rating counts (no copies needed)
+        cond_on, scen_on, u_on = cond, scen, u
+    else:
+        cond_on, scen_on, u_on = cond[on], scen[on], u[on]
     with np.errstate(invalid="ignore", divide="ignore"):
-        pvs_mean = np.bincount(cond[on], u[on], n_conds) / np.bincount(cond[on], None, n_conds)
-        hrc_mean = np.bincount(scen[on], u[on], n_scens) / np.bincount(scen[on], None, n_scens)
-        r1 = grouped_pearson(rater, u, np.nan_to_num(pvs_mean[cond]), n_raters)
-        pair_rater, pair_scen, own = pairs
-        r2 = grouped_pearson(pair_rater, own, np.nan_to_num(hrc_mean[pair_scen]), n_raters)
+        pvs_mean = np.bincount(cond_on, u_on, n_conds) / np.bincount(cond_on, None, n_conds)
+        hrc_mean = np.bincount(scen_on, u_on, n_scens) / np.bincount(scen_on, None, n_scens)
+        # nan_to_num per condition, then spread over the ratings: the same values as
+        # nan_to_num of the spread means, for a pass over the conditions instead of ratings
+        r1 = pearson[0].against(np.nan_to_num(pvs_mean)[cond])
+        r2 = pearson[1].against(np.nan_to_num(hrc_mean)[pairs[1]])
     # a mean over no active rating (a condition only rejected raters saw) makes r undefined
-    r1[np.bincount(rater, np.isnan(pvs_mean[cond]), n_raters) > 0] = np.nan
+    if np.isnan(pvs_mean).any():
+        r1[np.bincount(rater, np.isnan(pvs_mean[cond]), n_raters) > 0] = np.nan
     return r1, r2
 
 
@@ -98,11 +158,12 @@ def p913_iterated_screening(
     per_pass: list[list[str]] = []
     names = np.array([str(x) for x in raters], dtype=object)
     # the rater's mean per HRC (scenario), one point per (rater, scenario) pair
-    keys, pair_code = np.unique(rater * len(scens) + scen, return_inverse=True)
+    keys, pair_code = sorted_distinct(rater * len(scens) + scen, n * len(scens))
     own = np.bincount(pair_code, u) / np.bincount(pair_code)
     pairs = (keys // len(scens), keys % len(scens), own)
+    pearson = (GroupedPearson(rater, u, n), GroupedPearson(pairs[0], own, n))
     for k in range(1, max_passes + 1):
-        r1, r2 = _pass(rater, cond, scen, u, active, n, len(conds), len(scens), pairs)
+        r1, r2 = _pass(rater, cond, scen, u, active, n, len(conds), len(scens), pairs, pearson)
         if k == 1:
             first_r1 = r1.copy()
         r1_final[active] = r1[active]
@@ -117,23 +178,7 @@ def p913_iterated_screening(
     status = np.where(
         rejected_in > 0, "unreliable", np.where(kept_by, "reliable", "not_assessable")
     )
-    reasons = []
-    for i, (v1, v2) in enumerate(zip(r1_final.tolist(), r2_final.tolist(), strict=True)):
-        a, b = _fmt(v1), _fmt(v2)
-        if rejected_in[i]:
-            reasons.append(
-                f"pass {rejected_in[i]}: r1 = {a} < {r1_threshold:g} "
-                f"and r2 = {b} < {r2_threshold:g}"
-            )
-        elif v1 >= r1_threshold:
-            reasons.append(f"r1 = {a} >= {r1_threshold:g}")
-        elif v2 >= r2_threshold:
-            reasons.append(f"r1 = {a} < {r1_threshold:g} but r2 = {b} >= {r2_threshold:g}")
-        else:
-            reasons.append(
-                f"r1 = {a}, r2 = {b}: a correlation is undefined (constant ratings or fewer "
-                "than two conditions/scenarios), so the rule cannot decide"
-            )
+    reasons = screening_reasons(r1_final, r2_final, rejected_in, r1_threshold, r2_threshold)
     table = pd.DataFrame(
         {
             RATER: names,
@@ -148,7 +193,7 @@ def p913_iterated_screening(
         }
     )
     table.loc[rejected_in == 0, "rejected_in_pass"] = None
-    table = table[present].sort_values(RATER, kind="stable").reset_index(drop=True)
+    table = sort_by_text(table[present], RATER)
     summary = {
         "rule": f"reject when r1 < {r1_threshold:g} and r2 < {r2_threshold:g}; repeat until "
         "a pass rejects nobody",

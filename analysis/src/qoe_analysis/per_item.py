@@ -21,20 +21,20 @@ import pandas as pd
 
 from qoe_analysis.conditions import ALL_GAMES, condition_table
 from qoe_analysis.design import GAME, RATER, RATING
-from qoe_analysis.jsonable import json_ready
+from qoe_analysis.jsonable import json_ready, records
 from qoe_analysis.p913 import p913_iterated_screening
 from qoe_analysis.reliability import (
     ScenarioGroup,
     inter_rater_agreement,
     intra_rater_reliability,
     scenario_groups,
+    session_codes,
     straight_lining,
     straight_lining_status,
 )
 from qoe_analysis.scales import gob_cut, pow_cut, scale_points
 from qoe_analysis.sos_hypothesis import fit_sos_parameter, sos_formula
 from qoe_analysis.subject_model import SubjectModelFit, fit_subject_model
-from qoe_analysis.tabular import records
 
 __all__ = [
     "GOB_POW_MAPPING",
@@ -68,6 +68,7 @@ class ItemStats:
     inter: list[dict[str, Any]]
     conds_all: pd.DataFrame
     subject: SubjectModelFit
+    n_sessions: int  # distinct (rater_id, session_id)
 
     @property
     def statuses(self) -> dict[str, pd.DataFrame]:
@@ -88,17 +89,19 @@ def item_stats(
     """Screen the raters and summarise the conditions of one item (all raters)."""
     groups = scenario_groups(table)
     p913, p913_summary = p913_iterated_screening(table)
-    flat = straight_lining(table)
+    sessions = session_codes(table)  # one grouping by session for every rule below
+    flat = straight_lining(table, sessions=sessions)
     return ItemStats(
         table=table,
         scale=scale,
         groups=groups,
-        intra=intra_rater_reliability(table, groups, cutoff=reliability_cutoff),
+        intra=intra_rater_reliability(table, groups, cutoff=reliability_cutoff, sessions=sessions),
         p913=p913,
         p913_summary=p913_summary,
         flat=flat,
-        flat_status=straight_lining_status(table, flat),
-        inter=inter_rater_agreement(table, groups, seed=seed),
+        flat_status=straight_lining_status(table, flat, sessions=sessions),
+        inter=inter_rater_agreement(table, groups, seed=seed, sessions=sessions),
+        n_sessions=len(sessions[1]),
         conds_all=condition_table(table, scale=scale),
         subject=fit_subject_model(table),
     )
@@ -154,7 +157,7 @@ def item_section(
     stats: ItemStats, subject_records: tuple[list[Any], list[Any]] | None = None
 ) -> dict[str, Any]:
     """The ``per_item`` entry of one item, JSON-ready (the large tables are converted by
-    :func:`~qoe_analysis.tabular.records` directly, the rest by ``json_ready``).
+    :func:`~qoe_analysis.jsonable.records` directly, the rest by ``json_ready``).
     ``subject_records`` may pass the subject model's condition and rater records when they
     exist already (the primary item's, in the top-level section)."""
     scale = stats.scale

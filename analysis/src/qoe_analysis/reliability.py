@@ -45,12 +45,14 @@ from qoe_analysis.scenario_groups import (
     scenario_groups,
 )
 from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.text_order import sort_by_text, text_order
 
 # Ranks are computed with numpy (average_ranks), not scipy.stats.rankdata: importing
 # scipy.stats costs ~0.6 s, see docs/performance.md.
 
 __all__ = [
     "FACTOR_GROUPS",
+    "GroupedPearson",
     "ScenarioGroup",
     "average_ranks",
     "group_name",
@@ -61,6 +63,7 @@ __all__ = [
     "p913_screening",
     "pairwise_spearman_summary",
     "scenario_groups",
+    "session_codes",
     "spearman_summary_from_unit_vectors",
     "straight_lining",
     "straight_lining_status",
@@ -80,24 +83,45 @@ def grouped_pearson(
 
     r = Sxy / √(Sxx·Syy) with centred sums; computed with one bincount pass per moment.
     """
-    w = np.bincount(codes, minlength=n_groups).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mx = np.bincount(codes, x, n_groups) / w
-        my = np.bincount(codes, y, n_groups) / w
-        dx = x - mx[codes]
-        dy = y - my[codes]
-        sxy = np.bincount(codes, dx * dy, n_groups)
-        sxx = np.bincount(codes, dx * dx, n_groups)
-        syy = np.bincount(codes, dy * dy, n_groups)
-        tol = 1e-12 * np.maximum(w, 1.0)
-        defined = (sxx > tol) & (syy > tol)
-        r = np.where(defined, sxy / np.sqrt(sxx * syy), np.nan)
-    return np.clip(r, -1.0, 1.0)
+    return GroupedPearson(codes, x, n_groups).against(y)
 
 
-def _session_codes(df: pd.DataFrame) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
-    """Integer code per row for (rater_id, session_id) and the table of sessions (+ game)."""
-    # game is constant within a session (validated), so adding it does not split sessions
+class GroupedPearson:
+    """:func:`grouped_pearson` of a fixed ``x`` against several ``y``: the group sizes and
+    the centred x and its Sxx are computed once (the P.913 passes correlate the same
+    ratings with new means each pass); each ``against(y)`` does the same operations as
+    a call of :func:`grouped_pearson`, so its result is the same bit for bit."""
+
+    def __init__(self, codes: np.ndarray[Any, Any], x: np.ndarray[Any, Any], n_groups: int) -> None:
+        self.codes, self.n_groups = codes, n_groups
+        self.w = np.bincount(codes, minlength=n_groups).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mx = np.bincount(codes, x, n_groups) / self.w
+            self.dx = x - mx[codes]
+            self.sxx = np.bincount(codes, self.dx * self.dx, n_groups)
+
+    def against(self, y: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+        codes, n_groups, w, dx, sxx = self.codes, self.n_groups, self.w, self.dx, self.sxx
+        with np.errstate(invalid="ignore", divide="ignore"):
+            my = np.bincount(codes, y, n_groups) / w
+            dy = y - my[codes]
+            sxy = np.bincount(codes, dx * dy, n_groups)
+            syy = np.bincount(codes, dy * dy, n_groups)
+            tol = 1e-12 * np.maximum(w, 1.0)
+            defined = (sxx > tol) & (syy > tol)
+            r = np.where(defined, sxy / np.sqrt(sxx * syy), np.nan)
+        return np.clip(r, -1.0, 1.0)
+
+
+Sessions = tuple[np.ndarray[Any, Any], pd.DataFrame]
+
+
+def session_codes(df: pd.DataFrame) -> Sessions:
+    """Integer code per row for (rater_id, session_id) and the table of sessions (+ game).
+
+    The game is constant within a session (validated), so adding it does not split
+    sessions: the codes are those of (rater_id, session_id) alone. The reliability
+    functions take them as ``sessions=`` so that one grouping serves them all."""
     return group_codes(df, [RATER, SESSION, GAME])
 
 
@@ -105,6 +129,8 @@ def intra_rater_reliability(
     df: pd.DataFrame,
     groups: dict[str, ScenarioGroup],
     cutoff: float = 0.6,
+    *,
+    sessions: Sessions | None = None,
 ) -> pd.DataFrame:
     """Per rater: mean Spearman ρ between ratings and impairment level (see module doc).
 
@@ -113,8 +139,8 @@ def intra_rater_reliability(
     row per rater, sorted by rater_id); status is ``reliable`` / ``unreliable`` /
     ``not_assessable`` (ρ undefined; the reason says why).
     """
-    session_code, sessions = _session_codes(df)
-    n_sessions = len(sessions)
+    session_code, session_table = session_codes(df) if sessions is None else sessions
+    n_sessions = len(session_table)
     names = [n for n, g in groups.items() if g.levels]
     per_group: dict[str, np.ndarray[Any, Any]] = {}
     covered = np.zeros(n_sessions, dtype=bool)  # a session saw >= 2 levels of some group
@@ -139,14 +165,16 @@ def intra_rater_reliability(
             np.maximum.at(hi, sub_codes, level)
             covered |= hi > lo
         per_group[name] = rho
-    table = pd.DataFrame({RATER: sessions[RATER].astype(str).to_numpy(), "_covered": covered})
+    table = pd.DataFrame({RATER: session_table[RATER].astype(str).to_numpy(), "_covered": covered})
     for name in names:
         table[f"rho_{name}"] = per_group[name]
-    agg = table.groupby(RATER, sort=True).agg(
+    agg = table.groupby(RATER, sort=False).agg(
         _covered=("_covered", "any"),
         **{f"rho_{name}": (f"rho_{name}", "mean") for name in names},
         **{f"n_{name}": (f"rho_{name}", "count") for name in names},
     )
+    # sorted by rater_id as groupby(sort=True) sorts, with str comparisons (text_order)
+    agg = agg.take(text_order(agg.index.tolist()))
     sums = sum(
         (agg[f"rho_{n}"].fillna(0.0) * agg[f"n_{n}"] for n in names),
         start=pd.Series(0.0, index=agg.index),
@@ -177,15 +205,40 @@ def intra_rater_reliability(
         f"({', '.join(names)}), so Spearman rho cannot be computed"
     )
     constant = "Spearman rho undefined: constant ratings in every scenario group"
-    out["reason"] = [
-        (no_groups if not names else constant if cov else uncovered)
-        if undef
-        else f"|rho| = {abs(rho):.3f} {'>' if ok else '<='} {cutoff:g}"
-        for undef, cov, rho, ok in zip(
-            undefined, agg["_covered"].to_numpy(), out["rho"], out["reliable"], strict=True
-        )
-    ]
+    out["reason"] = rho_reasons(
+        out["rho"].to_numpy(),
+        out["reliable"].to_numpy(),
+        agg["_covered"].to_numpy(),
+        cutoff,
+        constant=constant if names else no_groups,
+        uncovered=uncovered if names else no_groups,
+    )
     return out
+
+
+def rho_reasons(
+    rho: np.ndarray[Any, Any],
+    reliable: np.ndarray[Any, Any],
+    covered: np.ndarray[Any, Any],
+    cutoff: float,
+    *,
+    constant: str,
+    uncovered: str,
+) -> list[str]:
+    """The intra-rater reason per rater: ``|rho| = 0.xyz > cutoff`` (``<=`` when not
+    reliable) where ρ is defined; where it is not, ``constant`` for a rater whose sessions
+    covered two levels of a group (so their ratings were constant there), else
+    ``uncovered``. The numbers are formatted for all raters at once."""
+    texts = [f"{v:.3f}" for v in np.abs(rho).tolist()]
+    above, below = f" > {cutoff:g}", f" <= {cutoff:g}"
+    reasons = [
+        f"|rho| = {t}{above if ok else below}"
+        for t, ok in zip(texts, reliable.tolist(), strict=True)
+    ]
+    undefined = np.isnan(rho)
+    for i, cov in zip(np.flatnonzero(undefined).tolist(), covered[undefined].tolist(), strict=True):
+        reasons[i] = constant if cov else uncovered
+    return reasons
 
 
 def average_ranks(matrix: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -270,8 +323,9 @@ def spearman_summary_from_unit_vectors(
     else:
         i = rng.integers(0, n, size=n_sampled_pairs)
         j = rng.integers(0, n - 1, size=n_sampled_pairs)
-        j = np.where(j >= i, j + 1, j)
-        values = np.einsum("ij,ij->i", z[i], z[j])
+        j = j + (j >= i)  # skip i: a uniform pair of distinct rows
+        # np.take copies the same rows as z[i] at a fraction of the cost of fancy indexing
+        values = np.einsum("ij,ij->i", np.take(z, i, axis=0), np.take(z, j, axis=0))
         result["sampled"] = True
     values = np.clip(values, -1.0, 1.0)
     result["mean_abs"] = float(np.abs(values).mean())
@@ -312,6 +366,7 @@ def inter_rater_agreement(
     *,
     seed: int = 0,
     max_exact_sessions: int = 1500,
+    sessions: Sessions | None = None,
 ) -> list[dict[str, Any]]:
     """Pairwise Spearman agreement between sessions per game (and "all") and group.
 
@@ -319,12 +374,12 @@ def inter_rater_agreement(
     Sessions missing a scenario of the group are left out of that group (counted).
     """
     rng = np.random.default_rng(seed)
-    session_code, sessions = _session_codes(df)
+    session_code, session_table = session_codes(df) if sessions is None else sessions
     scen_codes, scen_names = column_codes(df[SCENARIO])
     scen_names = np.array([str(n) for n in scen_names], dtype=object)
-    full = np.full((len(sessions), len(scen_names)), np.nan)
+    full = np.full((len(session_table), len(scen_names)), np.nan)
     full[session_code, scen_codes] = df[RATING].to_numpy(dtype=np.float64)
-    game_of_session = sessions[GAME].astype(str).to_numpy()
+    game_of_session = session_table[GAME].astype(str).to_numpy()
     group_columns: dict[str, np.ndarray[Any, Any]] = {
         name: np.flatnonzero(np.isin(scen_names, g.scenarios)) for name, g in groups.items()
     }
@@ -340,11 +395,11 @@ def inter_rater_agreement(
         ranked[name] = (z, usable, complete)
     out = []
     for game in games:
-        rows = np.ones(len(sessions), bool) if game == "all" else game_of_session == game
+        rows = np.ones(len(session_table), bool) if game == "all" else game_of_session == game
         for name, cols in group_columns.items():
             z, usable, complete = ranked[name]
             summary = spearman_summary_from_unit_vectors(
-                z[rows & usable],
+                np.compress(rows & usable, z, axis=0),
                 n_constant=int((rows & complete & ~usable).sum()),
                 rng=rng,
                 max_exact_sessions=max_exact_sessions,
@@ -382,14 +437,29 @@ def p913_screening(df: pd.DataFrame, threshold: float = 0.75) -> pd.DataFrame:
     return out[present].sort_values(RATER, kind="stable").reset_index(drop=True)
 
 
-def straight_lining_status(df: pd.DataFrame, flat: pd.DataFrame) -> pd.DataFrame:
+def sessions_by_rater(flat: pd.DataFrame) -> dict[Any, list[Any]]:
+    """``{rater: [session, …]}`` of the flagged sessions, each rater's in table order
+    (``flat.groupby(RATER)[SESSION].apply(list)``, in one pass over the rows)."""
+    out: dict[Any, list[Any]] = {}
+    for rater, session in zip(flat[RATER].tolist(), flat[SESSION].tolist(), strict=True):
+        sessions = out.get(rater)
+        if sessions is None:
+            out[rater] = [session]
+        else:
+            sessions.append(session)
+    return out
+
+
+def straight_lining_status(
+    df: pd.DataFrame, flat: pd.DataFrame, *, sessions: Sessions | None = None
+) -> pd.DataFrame:
     """Per rater: ``unreliable`` if a session of theirs is flat (see :func:`straight_lining`),
     ``not_assessable`` if no session has two ratings, else ``reliable``; with the reason."""
-    codes, sessions = group_codes(df, [RATER, SESSION])
-    rater_codes, raters = column_codes(sessions[RATER].astype(str))
+    codes, session_table = group_codes(df, [RATER, SESSION]) if sessions is None else sessions
+    rater_codes, raters = column_codes(session_table[RATER].astype(str))
     largest = np.zeros(len(raters), dtype=np.int64)
-    np.maximum.at(largest, rater_codes, np.bincount(codes, minlength=len(sessions)))
-    flat_by = flat.groupby(RATER)[SESSION].apply(list).to_dict() if len(flat) else {}
+    np.maximum.at(largest, rater_codes, np.bincount(codes, minlength=len(session_table)))
+    flat_by = sessions_by_rater(flat)
     names = [str(r) for r in raters]
     status = np.where(largest < 2, "not_assessable", "reliable").astype(object)
     reason = np.where(
@@ -402,21 +472,21 @@ def straight_lining_status(df: pd.DataFrame, flat: pd.DataFrame) -> pd.DataFrame
                 map(str, flat_by[rater])
             )
     out = pd.DataFrame({RATER: names, "status": status, "reason": reason})
-    return out.sort_values(RATER, kind="stable").reset_index(drop=True)
+    return sort_by_text(out, RATER)
 
 
-def straight_lining(df: pd.DataFrame) -> pd.DataFrame:
+def straight_lining(df: pd.DataFrame, *, sessions: Sessions | None = None) -> pd.DataFrame:
     """Sessions whose ratings all have the same value (zero variance).
 
     Returns ``rater_id, session_id, n, value`` for the flagged sessions only.
     """
-    codes, sessions = group_codes(df, [RATER, SESSION])
+    codes, session_table = group_codes(df, [RATER, SESSION]) if sessions is None else sessions
     stats_ = pd.Series(df[RATING].to_numpy()).groupby(codes).agg(["min", "max", "size"])
     flat = ((stats_["min"] == stats_["max"]) & (stats_["size"] > 1)).to_numpy()
     out = pd.DataFrame(
         {
-            RATER: sessions[RATER].astype(str).to_numpy()[flat],
-            SESSION: sessions[SESSION].astype(str).to_numpy()[flat],
+            RATER: session_table[RATER].astype(str).to_numpy()[flat],
+            SESSION: session_table[SESSION].astype(str).to_numpy()[flat],
             "n": stats_["size"].to_numpy()[flat],
             "value": stats_["min"].to_numpy()[flat],
         }

@@ -12,15 +12,16 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from qoe_analysis import __version__
 from qoe_analysis.conditions import condition_table
-from qoe_analysis.design import GAME, PACE, RATER, REQUIRED_COLUMNS, SCENARIO, SESSION
+from qoe_analysis.design import GAME, PACE, RATER, RATING, REQUIRED_COLUMNS, SCENARIO
 from qoe_analysis.information_gain import rapidminer_weights, weka_weights
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
 from qoe_analysis.items import ItemTables, split_items
-from qoe_analysis.jsonable import json_ready
+from qoe_analysis.jsonable import json_ready, records, rows_as_dicts
 from qoe_analysis.p913 import R1_THRESHOLD, R2_THRESHOLD
 from qoe_analysis.per_item import (
     condition_records,
@@ -38,7 +39,7 @@ from qoe_analysis.study_factors import (
     factor_info,
     varying_factor_columns,
 )
-from qoe_analysis.tabular import group_codes, records
+from qoe_analysis.tabular import group_codes
 from qoe_analysis.thresholds import kpi_thresholds
 from qoe_analysis.tidy_columns import AGENT_BACKEND, DRY_RUN, PROVENANCE_COLUMNS
 from qoe_analysis.tree import fit_rep_tree, predict
@@ -53,16 +54,37 @@ P913_THRESHOLD = R1_THRESHOLD
 
 def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
     """One entry per rater: {rater_id, <rule>: status} for every rule (the reasons are in
-    each rule's own table, so large studies do not carry them twice)."""
+    each rule's own table, so large studies do not carry them twice).
+
+    The rules' tables normally list the same raters in the same (sorted) order; then the
+    entries are built column by column. Otherwise they are merged rater by rater (a rater
+    missing from a rule has no key for it)."""
+    raters = {rule: frame[RATER].astype(str).tolist() for rule, frame in statuses.items()}
+    status = {rule: frame["status"].astype(str).tolist() for rule, frame in statuses.items()}
+    columns = list(raters.values())
+    first = columns[0] if columns else []
+    in_order = first == sorted(first) and len(set(first)) == len(first)  # sorted, distinct
+    if in_order and all(column == first for column in columns):
+        return rows_as_dicts([RATER, *statuses], [first, *status.values()])
     merged: dict[str, dict[str, Any]] = {}
-    for rule, frame in statuses.items():
-        raters = frame[RATER].astype(str).tolist()
-        for rater, status in zip(raters, frame["status"].astype(str).tolist(), strict=True):
+    for rule in statuses:
+        for rater, value in zip(raters[rule], status[rule], strict=True):
             entry = merged.get(rater)
             if entry is None:
                 entry = merged[rater] = {RATER: rater}
-            entry[rule] = status
+            entry[rule] = value
     return [merged[k] for k in sorted(merged)]
+
+
+def rows_of(column: pd.Series, values: list[Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """``column.isin(set(values))`` as a bool array. A categorical column (the validated
+    table's rater_id) is tested once per category and the answer spread by its codes
+    (1 M ratings: 0.1 s -> a few ms); a missing cell (code −1) is never in ``values``."""
+    wanted = set(values)
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        per_category = np.append(np.asarray(column.cat.categories.isin(wanted), bool), False)
+        return per_category[column.cat.codes.to_numpy()]
+    return column.isin(wanted).to_numpy()
 
 
 def factor_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -169,12 +191,15 @@ def analyze(
     groups, intra, p913, flat = stats.groups, stats.intra, stats.p913, stats.flat
     reliable_ids = stats.reliable_ids
     statuses = stats.statuses
-    reliable_mask = table[RATER].isin(set(reliable_ids)).to_numpy()
+    reliable_mask = rows_of(table[RATER], reliable_ids)
 
     report(0.35, "conditions")
     conds_all = stats.conds_all
+    # the condition table reads only these columns: copy them alone, not the whole table
     conds_reliable = (
-        condition_table(table[reliable_mask], scale=scale) if reliable_mask.any() else None
+        condition_table(table[[SCENARIO, GAME, RATING]][reliable_mask], scale=scale)
+        if reliable_mask.any()
+        else None
     )
     analysed = table[reliable_mask] if reliable_only else table
     if len(analysed) == 0:
@@ -229,7 +254,7 @@ def analyze(
             "qoe_analysis_version": __version__,
             "n_ratings": len(table),
             "n_raters": int(table[RATER].nunique()),
-            "n_sessions": int(group_codes(table, [RATER, SESSION])[1].shape[0]),
+            "n_sessions": stats.n_sessions,
             "n_ratings_analysed": len(analysed),
             "acceptable_from": acceptable_from,
             "reliable_only": reliable_only,

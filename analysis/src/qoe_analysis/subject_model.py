@@ -56,6 +56,7 @@ import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
 from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.text_order import sort_by_text
 
 # SciPy and scikit-learn are imported inside the functions that use them: importing
 # qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
@@ -136,9 +137,11 @@ def _alternate(
     block_r, block_c, n_blocks = blocks
     raters_in = np.maximum(np.bincount(block_r[has_r], minlength=n_blocks), 1)
 
+    block_of_present = block_r[has_r]
+
     def shift(delta: Array) -> Array:
         """Mean bias per block: L is invariant under (ψ + s, Δ − s) within a block."""
-        return np.bincount(block_r[has_r], delta[has_r], n_blocks) / raters_in
+        return np.bincount(block_of_present, delta[has_r], n_blocks) / raters_in
 
     # Every sum over a rater's or a condition's ratings is a product with the sparse
     # rater × condition matrices of rating counts (A) and rating sums (B); the residual sum
@@ -445,7 +448,7 @@ def fit_subject_model(
         {
             "kind": issue["kind"],
             "reason": issue["reason"],
-            "raters": sorted(str(raters[i]) for i in issue["raters"]),
+            "raters": sorted(raters[np.asarray(issue["raters"], dtype=np.int64)].tolist()),
             "conditions": sorted(cond_labels[j] for j in issue["conditions"]),
         }
         for issue in fit.issues
@@ -479,7 +482,7 @@ def fit_subject_model(
         }
     )
     rater_table = rater_table[rater_table["n"] > 0]
-    rater_table = rater_table.sort_values(RATER, kind="stable").reset_index(drop=True)
+    rater_table = sort_by_text(rater_table, RATER)
     convergence = {
         "method": "alternating maximisation (Newton-Raphson blocks) of the Gaussian "
         "log-likelihood; mean-zero rater bias",
