@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["column_codes", "group_codes", "records"]
+__all__ = ["column_codes", "group_codes"]
 
 
 def column_codes(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -61,20 +61,3 @@ def group_codes(
         {column: frame[column].iloc[first].reset_index(drop=True) for column in columns}
     )
     return combined, table
-
-
-def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """DataFrame rows as dicts with None for missing values (fast path for large tables)."""
-    columns = list(frame.columns)
-    arrays = []
-    for c in columns:
-        values = frame[c].to_numpy()
-        if values.dtype.kind == "f":
-            # non-finite → None, located with one vectorised test instead of a call per cell
-            cells = values.tolist()
-            for i in np.flatnonzero(~np.isfinite(values)).tolist():
-                cells[i] = None
-            arrays.append(cells)
-        else:
-            arrays.append(values.tolist())
-    return [dict(zip(columns, row, strict=True)) for row in zip(*arrays, strict=True)]
