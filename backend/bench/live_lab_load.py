@@ -12,7 +12,9 @@ With N users, mean think time Z and mean response time R, a closed loop runs at
 X = N / (R + Z) requests/s (Little's law over the whole cycle, ``Z`` included). With
 N = 50 screens and Z = 80 ms: X = 625/s if the server answered at once, 556/s at R = 10 ms,
 500/s at R = 20 ms. So the goal (>= 500 polls/s and p99 <= 100 ms) holds only while the
-server answers in 20 ms on average; a slower server makes R grow and X fall below 500.
+server answers in 20 ms on average — less in practice, since a rating costs its screen a
+think time and a request of its own (in the measured runs: 8–12 ms); a slower server makes R grow
+and X fall below 500.
 Without think time (Z = 0) the same loop measures saturation instead: X is the server's
 capacity and R = N / X however fast the server is (54 users at 500/s: 108 ms).
 
