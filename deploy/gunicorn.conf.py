@@ -4,7 +4,7 @@
 
 Environment: GUNICORN_BIND (default 127.0.0.1:8000: behind nginx on the same host; the
 container image sets 0.0.0.0:8000, a lab without a proxy sets it too), GUNICORN_WORKERS
-(default 2 x CPUs + 1, at most 8), GUNICORN_WORKER_CLASS (default gthread),
+(default CPUs + 1, at most 8), GUNICORN_WORKER_CLASS (default gthread),
 GUNICORN_THREADS (default 8 per worker), GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS
 (proxies whose X-Forwarded-Proto gunicorn believes; default: QOELAB_TRUSTED_PROXIES, the
 list Django reads X-Forwarded-For from, which is empty unless set — nobody is trusted
@@ -16,7 +16,12 @@ import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "").strip() or "127.0.0.1:8000"
-workers = int(os.environ.get("GUNICORN_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 8)))
+# CPUs + 1 processes (issue 16, live lab; docs/performance.md): each gthread worker overlaps
+# its requests' waits on PostgreSQL and the agents in its threads, so more processes than
+# cores add context switches, PostgreSQL backends and memory, not throughput. On 2 cores the
+# live-lab bench (think time 80 ms) gave 2.4-2.6 ms of server CPU per request with 3
+# workers against 3.2-3.8 ms with the former 2 x CPUs + 1 = 5, and more polls per second.
+workers = int(os.environ.get("GUNICORN_WORKERS", min(multiprocessing.cpu_count() + 1, 8)))
 # Threaded workers (issue 16, live lab; docs/performance.md): every screen and console polls
 # each second over a keep-alive connection. A sync worker serves one request at a time and
 # closes the connection after it, so a poll waits behind a slow request (a rating that

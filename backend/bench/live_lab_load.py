@@ -1,9 +1,30 @@
 """The closed-loop load of a live lab: participants' screens and researchers' consoles.
 
-Every virtual user is a thread with its own keep-alive connection that sends its next
-request as soon as the previous one is answered (closed loop: the offered load adapts to
-the server, no request queue builds up in the generator). The run is bounded by a
-duration and a total request count, whichever comes first.
+Every virtual user is a thread with its own keep-alive connection. After each answer it
+waits a *think time*, then sends its next request (closed loop: a user never has more
+than one request out, so no queue builds up in the generator). The real participant
+screen does the same: it sets a timer for the server's ``poll_interval_ms`` (1 s) when an
+answer arrives (``frontend/src/participant/ParticipantApp.tsx``), and the console
+refetches its session view once a second. The bench compresses those seconds so that 50
+screens offer the goal's rate.
+
+With N users, mean think time Z and mean response time R, a closed loop runs at
+X = N / (R + Z) requests/s (Little's law over the whole cycle, ``Z`` included). With
+N = 50 screens and Z = 80 ms: X = 625/s if the server answered at once, 556/s at R = 10 ms,
+500/s at R = 20 ms. So the goal (>= 500 polls/s and p99 <= 100 ms) holds only while the
+server answers in 20 ms on average — less in practice, since a rating costs its screen a
+think time and a request of its own (in the measured runs: 8–12 ms); a slower server makes R grow
+and X fall below 500.
+Without think time (Z = 0) the same loop measures saturation instead: X is the server's
+capacity and R = N / X however fast the server is (54 users at 500/s: 108 ms).
+
+Each think time is drawn uniformly from [Z/2, 3Z/2] (mean Z) by a seeded generator per
+user, and each user starts after a first draw from [0, Z): without the spread, users
+answered together (after a stall) would sleep the same time and keep arriving together.
+A think time is never part of a measured latency: that runs from before the request is
+written until its whole body is read (:mod:`live_lab_http`). The run is bounded by a
+duration and a total request count, whichever comes first; a think time ends early when
+the run does.
 
 - A participant's screen polls its session with ``If-None-Match`` (the last ETag, as a
   browser's cache sends it); when the step is "rating" it rates the slot (idempotency key
@@ -15,6 +36,7 @@ duration and a total request count, whichever comes first.
 from __future__ import annotations
 
 import itertools
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -61,6 +83,33 @@ class UserResult:
             self.error_samples.append(f"{name}: {answer.status} {answer.body[:200]!r}")
 
 
+@dataclass(frozen=True)
+class Pace:
+    """Mean think times in seconds (0: none, a saturating closed loop)."""
+
+    screen: float
+    console: float
+    seed: int = 16
+
+
+class Think:
+    """One user's think times: uniform on [mean/2, 3 mean/2], from its own seeded stream."""
+
+    def __init__(self, mean: float, seed: int, stop: threading.Event) -> None:
+        self.mean = mean
+        self.random = random.Random(seed)
+        self.stop = stop
+
+    def first(self) -> None:
+        """Before the first request: a phase in [0, mean), so that users start spread out."""
+        if self.mean > 0:
+            self.stop.wait(self.random.uniform(0, self.mean))
+
+    def __call__(self) -> None:
+        if self.mean > 0:
+            self.stop.wait(self.random.uniform(0.5 * self.mean, 1.5 * self.mean))
+
+
 class Budget:
     """The run's bounds: a deadline and a request count shared by every user."""
 
@@ -79,22 +128,28 @@ class Budget:
         return True
 
 
-def participant(app: App, session: LiveSession, budget: Budget, result: UserResult) -> None:
+def participant(
+    app: App, session: LiveSession, budget: Budget, think: Think, result: UserResult
+) -> None:
     client = app.client()
     client.headers["X-Participant-Token"] = session.token
     path = f"/api/v1/participant/sessions/{session.id}/"
     etag: str | None = None
     view: dict[str, Any] | None = None
+    think.first()
     while budget.take():
         answer = client.request("GET", path, headers={"If-None-Match": etag} if etag else None)
         result.note("participant poll", answer, answer.status in (200, 304))
         if answer.status == 200:
             view = answer.json()
             etag = answer.headers.get("ETag")
-        elif answer.status != 304:
+        if view is None or answer.status not in (200, 304):
+            think()
             continue
-        if view is None:
-            continue
+        # The participant's answer to the rating form or the questions is a request of its
+        # own, after its own think time (the time to choose, compressed like the polls').
+        if view["step"] in ("rating", "post_questions"):
+            think()
         if view["step"] == "rating" and budget.take():
             position = view["position"]
             key = f"bench-{session.id}-{position}"
@@ -114,16 +169,21 @@ def participant(app: App, session: LiveSession, budget: Budget, result: UserResu
             result.note("post questions", done, done.status == 200)
             if done.status == 200:
                 view, etag = done.json(), None
+        think()
     client.close()
 
 
-def console(app: App, client: Client, offset: int, budget: Budget, result: UserResult) -> None:
+def console(
+    app: App, client: Client, offset: int, budget: Budget, think: Think, result: UserResult
+) -> None:
     ids = [s.id for s in app.sessions]
+    think.first()
     for turn in itertools.count(offset):
         if not budget.take():
             break
         answer = client.request("GET", f"/api/v1/sessions/{ids[turn % len(ids)]}/")
         result.note("console session view", answer, answer.status == 200)
+        think()
     client.close()
 
 
@@ -144,15 +204,23 @@ class LoadResult:
     error_samples: list[str]
 
 
-def run_load(app: App, *, seconds: float, requests: int, consoles: int) -> LoadResult:
+def run_load(app: App, *, seconds: float, requests: int, consoles: int, pace: Pace) -> LoadResult:
     """Every session's screen and ``consoles`` consoles, until the budget is spent."""
     # The consoles sign in before the clock starts: the run measures the polling.
     signed_in = [app.researcher() for _ in range(consoles)]
     budget = Budget(seconds, requests)
-    results = [UserResult() for _ in range(len(app.sessions) + consoles)]
+    screens = len(app.sessions)
+    results = [UserResult() for _ in range(screens + consoles)]
+
+    def think(user: int) -> Think:
+        mean = pace.screen if user < screens else pace.console
+        return Think(mean, pace.seed * 100_003 + user, budget.stop)
+
     threads = [
         threading.Thread(
-            target=guarded, args=(participant, results[i], app, s, budget, results[i]), daemon=True
+            target=guarded,
+            args=(participant, results[i], app, s, budget, think(i), results[i]),
+            daemon=True,
         )
         for i, s in enumerate(app.sessions)
     ]
@@ -161,12 +229,13 @@ def run_load(app: App, *, seconds: float, requests: int, consoles: int) -> LoadR
             target=guarded,
             args=(
                 console,
-                results[len(app.sessions) + i],
+                results[screens + i],
                 app,
                 signed_in[i],
-                i * len(app.sessions) // max(consoles, 1),
+                i * screens // max(consoles, 1),
                 budget,
-                results[len(app.sessions) + i],
+                think(screens + i),
+                results[screens + i],
             ),
             daemon=True,
         )

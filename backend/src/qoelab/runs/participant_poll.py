@@ -11,7 +11,9 @@ Two parts:
 * :func:`load_by_token` — the same query as the view's token check
   (``participant_queryset().filter(token=…)``), compiled by Django once per thread and
   database; each call executes it and builds the same model instances (session with its
-  study, game and participant cached) with Django's own converters and ``from_db``.
+  study, game and participant cached) with Django's own converters and ``from_db``. On
+  PostgreSQL the statement is prepared once per connection (:mod:`qoelab.runs.prepared`):
+  planning the four-table join was most of the database's work per poll.
 * :class:`ParticipantPollMiddleware` — placed after the middlewares that add headers to
   every response (security headers, request id, ``SecurityMiddleware``), it answers a
   *successful* poll itself and hands everything else to the full stack unchanged: any
@@ -52,6 +54,7 @@ from qoelab.core.api import ID_PATTERN
 from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.participant_etag import matches, participant_etag
+from qoelab.runs.prepared import prepared_cursor
 from qoelab.runs.serializers import ParticipantViewSerializer
 
 logger = logging.getLogger(__name__)
@@ -155,7 +158,7 @@ class _CompiledQuery:
         return instance
 
     def fetch(self, token: str) -> Session | None:
-        with connections[self.alias].cursor() as cursor:
+        with prepared_cursor(connections[self.alias]) as cursor:
             cursor.execute(self.sql, [token])
             row = cursor.fetchone()
         if row is None:

@@ -23,7 +23,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.decorators import action
-from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
+from rest_framework.exceptions import AuthenticationFailed, NotFound, PermissionDenied
 from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -241,7 +241,7 @@ def _rate(request: Request, session: Session, serializer_class: type[Any], sourc
     if source == "participant":
         # The participant's view reads the session with its study, game and participant
         # only (as the poll does), not the researcher's ratings and answers.
-        view = participant_queryset().get(pk=session.pk)
+        view = fresh_participant_view(request)
         answer = {
             "created": result.created,
             "position": result.rating.order_index + 1,
@@ -259,6 +259,19 @@ def _rate(request: Request, session: Session, serializer_class: type[Any], sourc
 
 
 # --- the participant's screen (per-session token, no account) ---------------------------
+
+
+def fresh_participant_view(request: Request) -> Session:
+    """The participant's session read again after a step (with its study, game and
+    participant), by the request's token: the poll's query, compiled once per thread and
+    prepared (``participant_poll.load_by_token``), instead of compiling the same
+    ``participant_queryset()`` by id on every step."""
+    token = request.auth  # ParticipantTokenAuthentication's credentials: the token
+    assert isinstance(token, str)
+    session = load_by_token(token)
+    if session is None:  # deleted since the token was checked
+        raise NotFound("the session no longer exists")
+    return session
 
 
 class ParticipantPrincipal:
@@ -315,13 +328,19 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
     def get_queryset(self) -> QuerySet[Session]:
         return participant_queryset()
 
-    def _view(self, session_id: int) -> Response:
-        return Response(ParticipantViewSerializer(self.get_queryset().get(pk=session_id)).data)
+    def get_object(self) -> Session:
+        """The session of the token, as read when the token was checked in this request
+        (``ParticipantTokenAuthentication``): ``HoldsSessionToken`` has already matched it
+        to the URL's id, so reading it again by id (the generic ``get_object``) would cost
+        a query and find the same row. The actions use its id only; each step locks and
+        reads the row itself."""
+        principal = self.request.user
+        assert isinstance(principal, ParticipantPrincipal)  # HoldsSessionToken checked it
+        return principal.session
 
     def _act(self, call: Callable[[int], Any]) -> Response:
-        session = self.get_object()
-        call(session.pk)
-        return self._view(session.pk)
+        call(self.get_object().pk)
+        return Response(ParticipantViewSerializer(fresh_participant_view(self.request)).data)
 
     @extend_schema(
         parameters=[

@@ -89,6 +89,49 @@ def test_the_console_session_view_is_four_queries(playing: Playing) -> None:
     assert len(queries) == 4, [q["sql"] for q in queries]
 
 
+def test_a_participant_rating_reads_the_session_only_by_its_token(playing: Playing) -> None:
+    """The token's read (authentication) is the row the action starts from, and the view
+    after the step is read by the token again (the poll's compiled query); no read of the
+    session by id outside the steps' locked reads."""
+    lab, session = playing
+    sid = session["id"]
+    lab.post(f"/api/v1/sessions/{sid}/advance/")  # end of play → rating
+    screen = lab.screen(session)
+    with CaptureQueriesContext(connection) as queries:
+        rated = rate(screen, sid, 4, 1)
+    assert rated.status_code == 201, rated.content
+    reads = [
+        q["sql"]
+        for q in queries
+        if q["sql"].startswith('SELECT "runs_session"."id"') and "FOR UPDATE" not in q["sql"]
+    ]
+    assert len(reads) == 2, reads
+    assert all('WHERE "runs_session"."token" = ' in sql for sql in reads), reads
+    view = rated.json()["session"]
+    assert view["step"] == "playing" and view["position"] == 2
+    polled = screen.get(poll_path(session)).json()  # what the next poll shows
+    assert 0 <= view.pop("seconds_remaining") - polled.pop("seconds_remaining") < 5
+    assert view == polled
+
+
+def test_a_participant_step_answers_the_view_the_poll_shows(playing: Playing) -> None:
+    """The questionnaire / post-question actions answer with the view read by token."""
+    lab, session = playing
+    sid = session["id"]
+    screen = lab.screen(session)
+    for position in range(1, Session.objects.get(pk=sid).scenario_count + 1):
+        lab.post(f"/api/v1/sessions/{sid}/advance/")  # end of play → rating
+        assert rate(screen, sid, 3, position).status_code == 201
+    done = screen.post(
+        f"/api/v1/participant/sessions/{sid}/post-questions/",
+        {"answers": {"willing_to_pay": "yes", "attitude": "positive"}},
+        format="json",
+    )
+    assert done.status_code == 200, done.content
+    assert done.json()["step"] == "thanks"
+    assert done.json() == screen.get(poll_path(session)).json()
+
+
 def test_an_unchanged_view_is_304_with_the_same_etag(playing: Playing) -> None:
     lab, session = playing
     lab.post(f"/api/v1/sessions/{session['id']}/advance/")  # rating: no timer
