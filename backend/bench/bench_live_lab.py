@@ -309,7 +309,11 @@ def main() -> int:
 
     new = runs["new"]
     base = runs.get("baseline", [])
-    base_name = f"main @ {commit_of(args.baseline_root)}" if args.baseline_root else None
+    base_name = (
+        f"{args.baseline_root.name} @ {commit_of(args.baseline_root)}"
+        if args.baseline_root
+        else None
+    )
 
     def poll_value(key: str) -> Any:
         return lambda run: run["paths"].get(POLL, {}).get(key)
