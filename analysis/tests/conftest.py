@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from qoe_analysis import load_ratings
@@ -43,3 +44,17 @@ def study_doc(study: pd.DataFrame) -> dict[str, Any]:
     from qoe_analysis import analyze
 
     return analyze(study)
+
+
+def _correlations_with_ties(rng: np.random.Generator, n: int, nan_share: float = 0.2) -> Any:
+    values = np.where(rng.random(n) < 0.5, rng.uniform(-1, 1, n), rng.integers(-16, 17, n) / 16)
+    values[rng.random(n) < nan_share] = np.nan
+    return values
+
+
+@pytest.fixture(scope="session")
+def correlations_with_ties() -> Any:
+    """``f(rng, n, nan_share=0.2)``: n correlation-like values in [-1, 1] for the reason-text
+    tests, half uniform, half on a 1/16 grid (exact binary ties of a 3-decimal rounding), a
+    ``nan_share`` of them NaN."""
+    return _correlations_with_ties

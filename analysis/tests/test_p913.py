@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -144,14 +145,12 @@ def test_screening_reasons_hand_case() -> None:
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_screening_reasons_equal_the_row_by_row_reasons(seed: int) -> None:
+def test_screening_reasons_equal_the_row_by_row_reasons(
+    seed: int, correlations_with_ties: Any
+) -> None:
     rng = np.random.default_rng(seed)
     n = int(rng.integers(0, 300))
-    # values on a 1/16 grid as well (exact binary ties of the 3-decimal rounding)
-    r1 = np.where(rng.random(n) < 0.5, rng.uniform(-1, 1, n), rng.integers(-16, 17, n) / 16)
-    r2 = np.where(rng.random(n) < 0.5, rng.uniform(-1, 1, n), rng.integers(-16, 17, n) / 16)
-    r1[rng.random(n) < 0.2] = np.nan
-    r2[rng.random(n) < 0.2] = np.nan
+    r1, r2 = correlations_with_ties(rng, n), correlations_with_ties(rng, n)
     rejected_in = np.where(rng.random(n) < 0.3, rng.integers(1, 5, n), 0)
     t1, t2 = float(rng.choice([0.75, 0.5, 0.6])), float(rng.choice([0.8, 0.25]))
     assert screening_reasons(r1, r2, rejected_in, t1, t2) == _reasons_row_by_row(

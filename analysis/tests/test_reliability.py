@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -197,11 +198,10 @@ def test_rho_reasons_hand_case() -> None:
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_rho_reasons_equal_the_row_by_row_reasons(seed: int) -> None:
+def test_rho_reasons_equal_the_row_by_row_reasons(seed: int, correlations_with_ties: Any) -> None:
     rng = np.random.default_rng(seed)
     n = int(rng.integers(0, 300))
-    rho = np.where(rng.random(n) < 0.5, rng.uniform(-1, 1, n), rng.integers(-16, 17, n) / 16)
-    rho[rng.random(n) < 0.2] = np.nan
+    rho = correlations_with_ties(rng, n)
     cutoff = float(rng.choice([0.6, 0.5, 0.75]))
     reliable = (np.abs(rho) > cutoff) & ~np.isnan(rho)
     covered = rng.random(n) < 0.5

@@ -28,6 +28,7 @@ from qoelab.exports.tests.test_exports import completed_session
 from qoelab.participants.models import Participant
 from qoelab.runs.models import Session
 from qoelab.runs.services.transitions import bump_session_data_version
+from qoelab.runs.tests.lab import answer_post_questions
 from qoelab.studies.data_version import bump_data_version
 from qoelab.studies.models import Study
 from qoelab.studies.study_document import export_study_document, load_study_document
@@ -359,12 +360,7 @@ def test_each_rating_and_the_completion_of_a_session_bump_it(
             assert researcher_client.get(f"/api/v1/sessions/{sid}/").json()["state"] == "playing"
 
     def complete() -> None:
-        response = screen.post(
-            f"/api/v1/participant/sessions/{sid}/post-questions/",
-            {"answers": {"willing_to_pay": "no", "attitude": "neutral"}},
-            format="json",
-        )
-        assert response.status_code == 200, response.content
+        answer_post_questions(screen, sid, willing_to_pay="no", attitude="neutral")
         assert researcher_client.get(f"/api/v1/sessions/{sid}/").json()["state"] == "completed"
 
     assert bumps(study, complete) == 1

@@ -59,6 +59,20 @@ def fill_questionnaire(client: APIClient, session_id: int, **extra: Any) -> dict
     return result
 
 
+def answer_post_questions(
+    client: APIClient, session_id: int, willing_to_pay: str = "yes", attitude: str = "positive"
+) -> dict[str, Any]:
+    """The participant's answers after the last scenario; the view it answers with."""
+    response = client.post(
+        f"/api/v1/participant/sessions/{session_id}/post-questions/",
+        {"answers": {"willing_to_pay": willing_to_pay, "attitude": attitude}},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    result: dict[str, Any] = response.json()
+    return result
+
+
 def rate(
     client: APIClient, session_id: int, score: int, position: int, key: str | None = None
 ) -> Any:

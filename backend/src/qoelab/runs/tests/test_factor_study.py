@@ -19,7 +19,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from qoelab.runs.models import Session
-from qoelab.runs.tests.lab import Lab, fill_questionnaire, participant_view, rate
+from qoelab.runs.tests.lab import (
+    Lab,
+    answer_post_questions,
+    fill_questionnaire,
+    participant_view,
+    rate,
+)
 from qoelab.testing import DryRunAgent
 
 BURST = {"p_pct": 5.0, "r_pct": 40.0, "loss_bad_pct": 100.0, "loss_good_pct": 0.0}
@@ -85,12 +91,7 @@ def test_a_grid_with_jitter_and_burst_loss_is_applied_verified_and_exported(
             assert row.state == "playing" and row.lease_renewed_at > overdue
         lab.post(f"/api/v1/sessions/{sid}/advance/")
         assert rate(screen, sid, 5 if code == "B" else 3, position).status_code == 201
-    response = screen.post(
-        f"/api/v1/participant/sessions/{sid}/post-questions/",
-        {"answers": {"willing_to_pay": "yes", "attitude": "positive"}},
-        format="json",
-    )
-    assert response.status_code == 200, response.content
+    answer_post_questions(screen, sid)
 
     text = researcher_client.get(f"/api/v1/studies/{study['id']}/export/csv/").content.decode()
     rows = {row["scenario"]: row for row in csv.DictReader(io.StringIO(text))}

@@ -22,7 +22,13 @@ from netem_agent import __version__ as NETEM_AGENT_VERSION
 from qoe_analysis.tidy_columns import TIDY_COLUMNS
 from rest_framework.test import APIClient
 
-from qoelab.runs.tests.lab import Lab, fill_questionnaire, participant_view, rate
+from qoelab.runs.tests.lab import (
+    Lab,
+    answer_post_questions,
+    fill_questionnaire,
+    participant_view,
+    rate,
+)
 from qoelab.testing import DryRunAgent, wait_for
 
 EXAMPLE = settings.FIXTURES_DIR / "studies" / "cloud-gaming-2014.json"
@@ -95,13 +101,7 @@ def run_session(lab: Lab, session: dict[str, Any]) -> list[int]:
         assert response.status_code == 201, response.content
         scores.append(score)
     assert participant_view(screen, sid)["step"] == "post_questions"
-    response = screen.post(
-        f"/api/v1/participant/sessions/{sid}/post-questions/",
-        {"answers": {"willing_to_pay": "yes", "attitude": "positive"}},
-        format="json",
-    )
-    assert response.status_code == 200, response.content
-    assert response.json()["step"] == "thanks"
+    assert answer_post_questions(screen, sid)["step"] == "thanks"
     return scores
 
 
@@ -223,9 +223,4 @@ def _run_from_questionnaire(lab: Lab, session: dict[str, Any]) -> None:
         assert console["state"] == "playing" and console["position"] == position
         lab.post(f"/api/v1/sessions/{sid}/advance/")
         assert rate(screen, sid, score_for(console["applied_profile"]), position).status_code == 201
-    response = screen.post(
-        f"/api/v1/participant/sessions/{sid}/post-questions/",
-        {"answers": {"willing_to_pay": "no", "attitude": "neutral"}},
-        format="json",
-    )
-    assert response.status_code == 200, response.content
+    answer_post_questions(screen, sid, willing_to_pay="no", attitude="neutral")

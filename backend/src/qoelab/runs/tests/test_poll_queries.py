@@ -22,7 +22,7 @@ from qoelab.runs.models import Session
 from qoelab.runs.participant_etag import matches, participant_etag
 from qoelab.runs.services.timing import play_seconds
 from qoelab.runs.tests.conftest import Playing
-from qoelab.runs.tests.lab import rate
+from qoelab.runs.tests.lab import answer_post_questions, rate
 from qoelab.runs.tests.test_rating_items import DCR_ITEM
 from qoelab.studies.models import Study
 
@@ -122,14 +122,9 @@ def test_a_participant_step_answers_the_view_the_poll_shows(playing: Playing) ->
     for position in range(1, Session.objects.get(pk=sid).scenario_count + 1):
         lab.post(f"/api/v1/sessions/{sid}/advance/")  # end of play → rating
         assert rate(screen, sid, 3, position).status_code == 201
-    done = screen.post(
-        f"/api/v1/participant/sessions/{sid}/post-questions/",
-        {"answers": {"willing_to_pay": "yes", "attitude": "positive"}},
-        format="json",
-    )
-    assert done.status_code == 200, done.content
-    assert done.json()["step"] == "thanks"
-    assert done.json() == screen.get(poll_path(session)).json()
+    done = answer_post_questions(screen, sid)
+    assert done["step"] == "thanks"
+    assert done == screen.get(poll_path(session)).json()
 
 
 def test_an_unchanged_view_is_304_with_the_same_etag(playing: Playing) -> None:

@@ -13,7 +13,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from qoelab.ratings.models import Rating
-from qoelab.runs.tests.lab import Lab, fill_questionnaire, participant_view
+from qoelab.runs.tests.lab import Lab, answer_post_questions, fill_questionnaire, participant_view
 from qoelab.runs.tests.test_bad_input import rejected
 from qoelab.studies.models import Study
 from qoelab.testing import DryRunAgent
@@ -123,11 +123,7 @@ def test_gaming_preset_with_training_on_two_anchors(
         response = rate(screen, sid, position, gaming_values(position), response_ms=900 + position)
         assert response.status_code == 201, response.content
         assert response.json()["values"]["acceptance"] == position % 2
-    screen.post(
-        f"/api/v1/participant/sessions/{sid}/post-questions/",
-        {"answers": {"willing_to_pay": "yes", "attitude": "positive"}},
-        format="json",
-    )
+    answer_post_questions(screen, sid)
     ratings = list(Rating.objects.filter(session_id=sid).order_by("order_index"))
     assert [r.training for r in ratings] == [True, True] + [False] * 10
     assert [r.response_ms for r in ratings] == [900 + p for p in range(1, 13)]
