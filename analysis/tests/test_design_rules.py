@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.design_rules import check_functional, check_unique_slots, first_rows, row_keys
+from qoe_analysis.design_rules import check_functional, check_unique_slots, first_rows
+from qoe_analysis.tabular import row_keys
 from qoe_analysis.validation_errors import RatingsValidationError
 
 

@@ -18,33 +18,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.tabular import column_codes
+from qoe_analysis.tabular import column_codes, first_positions, row_keys
 from qoe_analysis.tidy_columns import ITEM, RATER, SCENARIO, SESSION, TRAINING
 from qoe_analysis.validation_errors import RatingsValidationError, line_of
 
-__all__ = ["check_functional", "check_unique_slots", "first_rows", "row_keys"]
+__all__ = ["check_functional", "check_unique_slots", "first_rows"]
 
 Codes = np.ndarray[Any, np.dtype[np.int64]]
-
-
-def row_keys(table: pd.DataFrame, columns: Sequence[str]) -> Codes:
-    """One int64 key per row, equal for two rows exactly when they agree on ``columns``.
-
-    The key is the mixed-radix number of the columns' codes (categorical codes as they
-    are, other columns factorised); when it would overflow int64 the partial key is
-    factorised to 0..G−1 first.
-    """
-    key = np.zeros(len(table), dtype=np.int64)
-    radix = 1
-    for column in columns:
-        codes, uniques = column_codes(table[column])
-        size = max(len(uniques), 1) + 1  # + 1: a missing value (code −1) is a level too
-        if radix > (2**62) // size:
-            key = np.asarray(pd.factorize(key)[0], dtype=np.int64)
-            radix = int(key.max()) + 1 if key.size else 1
-        key = key * size + (codes + 1)
-        radix *= size
-    return key
 
 
 #: keys below this bound take the per-value path of :func:`first_rows`
@@ -67,12 +47,7 @@ def first_rows(key: Codes) -> Codes:
             first[value] = int(np.argmax(key == value))
         return first[key]
     groups = np.asarray(pd.factorize(key)[0], dtype=np.int64)
-    # pd.factorize numbers the keys in order of first appearance, so a row starts a new
-    # group exactly when its number exceeds every number before it.
-    running = np.maximum.accumulate(groups)
-    is_first = np.ones(groups.size, dtype=bool)
-    is_first[1:] = groups[1:] > running[:-1]
-    return np.flatnonzero(is_first)[groups]
+    return first_positions(groups)[groups]
 
 
 def _has_repeats(key: Codes) -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["column_codes", "group_codes"]
+__all__ = ["column_codes", "first_positions", "group_codes", "row_keys"]
 
 
 def column_codes(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -26,6 +26,38 @@ def column_codes(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[An
     return np.asarray(codes, dtype=np.int64), np.asarray(uniques)
 
 
+def row_keys(frame: pd.DataFrame, columns: Sequence[str]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """One int64 key per row, equal for two rows exactly when they agree on ``columns``.
+
+    The key is the mixed-radix number of the columns' codes (categorical codes as they
+    are, other columns factorised; a missing value, code −1, is a level too); when it
+    would overflow int64 the partial key is factorised to 0..G−1 first.
+    """
+    key = np.zeros(len(frame), dtype=np.int64)
+    radix = 1
+    for column in columns:
+        codes, uniques = column_codes(frame[column])
+        size = max(len(uniques), 1) + 1  # + 1: the missing value's code −1 becomes 0
+        if radix > (2**62) // size:
+            key = np.asarray(pd.factorize(key)[0], dtype=np.int64)
+            radix = int(key.max()) + 1 if key.size else 1
+        key = key * size + (codes + 1)
+        radix *= size
+    return key
+
+
+def first_positions(groups: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.intp]]:
+    """Position of the first row of each group, for group numbers in order of first
+    appearance (what :func:`pd.factorize` gives): a row starts a new group exactly when
+    its number exceeds every number before it."""
+    if groups.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    running = np.maximum.accumulate(groups)
+    is_first = np.ones(groups.size, dtype=bool)
+    is_first[1:] = groups[1:] > running[:-1]
+    return np.flatnonzero(is_first)
+
+
 def group_codes(
     frame: pd.DataFrame, columns: Sequence[str]
 ) -> tuple[np.ndarray[Any, np.dtype[np.int64]], pd.DataFrame]:
@@ -34,29 +66,8 @@ def group_codes(
     Codes follow the order of first appearance; the table's columns keep the dtypes of
     ``frame`` (categoricals stay categorical).
     """
-    key = np.zeros(len(frame), dtype=np.int64)
-    parts: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = []
-    radix = 1
-    for column in columns:
-        codes, uniques = column_codes(frame[column])
-        size = max(len(uniques), 1)
-        if radix > (2**62) // size:  # re-compress before the key overflows
-            key, _ = pd.factorize(key)
-            key = np.asarray(key, dtype=np.int64)
-            radix = int(key.max()) + 1 if key.size else 1
-        key = key * size + codes
-        radix *= size
-        parts.append((codes, uniques))
-    combined, _ = pd.factorize(key)
-    combined = np.asarray(combined, dtype=np.int64)
-    n_groups = int(combined.max()) + 1 if combined.size else 0
-    # pd.factorize numbers groups in order of first appearance, so a row starts a new group
-    # exactly when its code exceeds every code before it.
-    running = np.maximum.accumulate(combined) if combined.size else combined
-    is_first = np.ones(combined.size, dtype=bool)
-    is_first[1:] = combined[1:] > running[:-1]
-    first = np.flatnonzero(is_first)
-    assert first.size == n_groups
+    combined = np.asarray(pd.factorize(row_keys(frame, columns))[0], dtype=np.int64)
+    first = first_positions(combined)
     table = pd.DataFrame(
         {column: frame[column].iloc[first].reset_index(drop=True) for column in columns}
     )
