@@ -1,20 +1,23 @@
-"""json_pieces joined must be json.dumps, byte for byte."""
+"""json_pieces joined must be the encoder's text, byte for byte: orjson's compact text
+without indent, json.dumps with it."""
 
 from __future__ import annotations
 
 import json
 import math
 
+import numpy as np
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from qoe_analysis import json_text
-from qoe_analysis.json_text import json_pieces
+from qoe_analysis.json_text import OPTIONS, json_pieces
 
 scalars = (
     st.none()
     | st.booleans()
-    | st.integers()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)  # orjson's integer range
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text()
 )
@@ -33,44 +36,56 @@ documents = st.recursive(
     indent=st.none() | st.integers(min_value=0, max_value=4),
     depth=st.integers(min_value=0, max_value=4),
 )
-def test_joined_pieces_are_json_dumps(
+def test_joined_pieces_are_the_encoders_text(
     doc: dict[str, object], indent: int | None, depth: int
 ) -> None:
-    assert "".join(json_pieces(doc, indent=indent, depth=depth)) == json.dumps(
-        doc, indent=indent, allow_nan=False
-    )
+    joined = b"".join(json_pieces(doc, indent=indent, depth=depth))
+    if indent is None:
+        assert joined == orjson.dumps(doc, option=OPTIONS)
+    else:
+        assert joined == json.dumps(doc, indent=indent, allow_nan=False).encode()
+    assert json.loads(joined) == json.loads(json.dumps(doc))  # one value, either form
 
 
-def test_hand_case_splits_by_key_with_the_separators_of_dumps() -> None:
-    doc = {"a": {"b": [1, 2], "é": None}, "c": 1.5}
+def test_hand_case_splits_by_key_with_the_separators_of_each_form() -> None:
+    doc = {"a": {"b": [1, 2], "é": None}, "c": 1.5, "d": 1e-05}
     assert list(json_pieces(doc)) == [
-        "{",
-        '"a": ',
-        "{",
-        '"b": ',
-        "[1, 2]",
-        ', "\\u00e9": ',
-        "null",
-        "}",
-        ', "c": ',
-        "1.5",
-        "}",
+        b"{",
+        b'"a":',
+        b"{",
+        b'"b":',
+        b"[1,2]",
+        b',"\xc3\xa9":',
+        b"null",
+        b"}",
+        b',"c":',
+        b"1.5",
+        b',"d":',
+        b"0.00001",
+        b"}",
     ]
     assert (
-        "".join(json_pieces(doc, indent=2))
-        == '{\n  "a": {\n    "b": [\n      1,\n      2\n    ],\n'
-        '    "\\u00e9": null\n  },\n  "c": 1.5\n}'
+        b"".join(json_pieces(doc, indent=2))
+        == b'{\n  "a": {\n    "b": [\n      1,\n      2\n    ],\n'
+        b'    "\\u00e9": null\n  },\n  "c": 1.5,\n  "d": 1e-05\n}'
     )
 
 
-def test_non_string_keys_are_left_to_json() -> None:
+def test_numpy_values_are_numbers_and_lists() -> None:
+    doc = {"x": {"n": np.int64(3), "v": np.float64(0.25), "a": np.array([1.5, 2.0])}}
+    assert b"".join(json_pieces(doc)) == b'{"x":{"n":3,"v":0.25,"a":[1.5,2.0]}}'
+
+
+def test_non_string_keys_are_left_to_the_encoder() -> None:
     doc = {"x": {1: True, None: 2.0}}
-    assert "".join(json_pieces(doc)) == json.dumps(doc) == '{"x": {"1": true, "null": 2.0}}'
+    assert b"".join(json_pieces(doc)) == b'{"x":{"1":true,"null":2.0}}'
+    assert b"".join(json_pieces(doc, indent=0)) == json.dumps(doc, indent=0).encode()
 
 
-def test_non_finite_float_is_refused_like_dumps() -> None:
+def test_non_finite_float_is_refused_with_indent_and_null_without() -> None:
     with pytest.raises(ValueError):
-        "".join(json_pieces({"a": {"b": math.nan}}))
+        b"".join(json_pieces({"a": {"b": math.nan}}, indent=2))
+    assert b"".join(json_pieces({"a": {"b": math.nan}})) == b'{"a":{"b":null}}'
 
 
 @pytest.mark.parametrize("indent", [None, 0, 2])
@@ -84,16 +99,25 @@ def test_a_list_shown_twice_is_encoded_once_and_equal(indent: int | None) -> Non
         "again": rows,
     }
     calls: list[int] = []
-    real_dumps = json.dumps
+    real_dumps, real_orjson = json.dumps, orjson.dumps
 
     def counting(value: object, **kwargs: object) -> str:
         if value is rows:
             calls.append(1)
         return real_dumps(value, **kwargs)  # type: ignore[arg-type]
 
+    def counting_orjson(value: object, **kwargs: object) -> bytes:
+        if value is rows:
+            calls.append(1)
+        return real_orjson(value, **kwargs)  # type: ignore[arg-type]
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(json_text.json, "dumps", counting)
-        text = "".join(json_pieces(doc, indent=indent))
-    assert text == json.dumps(doc, indent=indent, allow_nan=False)
+        patch.setattr(json_text.orjson, "dumps", counting_orjson)
+        text = b"".join(json_pieces(doc, indent=indent))
+    if indent is None:
+        assert text == orjson.dumps(doc, option=OPTIONS)
+    else:
+        assert text == json.dumps(doc, indent=indent, allow_nan=False).encode()
     # without indent one text serves all three places; with it, one per level (1, 2 and 4)
     assert len(calls) == (1 if indent is None else 3)

@@ -21,7 +21,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -235,6 +235,17 @@ def _write_tables(doc: dict[str, Any], out: Path) -> None:
     )
 
 
+def _byte_stream(stream: Any) -> Callable[[bytes], object]:
+    """A writer of UTF-8 bytes to the text stream ``stream``: straight to its binary buffer
+    (the JSON pieces are bytes; decoding 100 MB to write it as text costs CPU) once the
+    text layer is flushed, or decoded for a stream without one (``io.StringIO``)."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        return lambda data: stream.write(data.decode("utf-8"))
+    stream.flush()
+    return buffer.write  # type: ignore[no-any-return]
+
+
 def _analyze(args: argparse.Namespace) -> int:
     from qoe_analysis.report import analyze
 
@@ -246,20 +257,21 @@ def _analyze(args: argparse.Namespace) -> int:
     except ValueError as exc:  # the acceptance rule against the rated items
         raise SidecarError(str(exc)) from None
     del table  # the ratings are not needed for the output: free them before it is built
+    stdout = _byte_stream(sys.stdout)
     if args.out is None:
         for piece in json_pieces(doc, indent=args.indent):
-            sys.stdout.write(piece)
-        sys.stdout.write("\n")
+            stdout(piece)
+        stdout(b"\n")
     else:
         args.out.mkdir(parents=True, exist_ok=True)
         target = args.out / "analysis.json"
         partial = target.with_name(target.name + ".partial")
-        with partial.open("w", encoding="utf-8") as fh:
+        with partial.open("wb") as fh:
             for piece in json_pieces(doc, indent=args.indent):
-                sys.stdout.write(piece)
+                stdout(piece)
                 fh.write(piece)
-            sys.stdout.write("\n")
-            fh.write("\n")
+            stdout(b"\n")
+            fh.write(b"\n")
         partial.replace(target)  # a reader never sees half a document
         _write_tables(doc, args.out)
         if not args.no_plots:

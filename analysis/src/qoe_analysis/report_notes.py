@@ -19,6 +19,7 @@ import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, SESSION
 from qoe_analysis.reliability import ScenarioGroup, no_group_reason
+from qoe_analysis.tabular import group_codes
 from qoe_analysis.validation import RatingsValidationError
 
 __all__ = ["NoReliableRatersError", "no_reliable_message", "pilot_notes"]
@@ -52,7 +53,9 @@ def no_reliable_message(intra: pd.DataFrame, cutoff: float, design_gap: str | No
 
 
 def _sessions_per_game(table: pd.DataFrame) -> dict[str, int]:
-    pairs = table[[RATER, SESSION, GAME]].astype(str).drop_duplicates()
+    # distinct triples by value on integer codes first; only those few rows become text
+    _, triples = group_codes(table, [RATER, SESSION, GAME])
+    pairs = triples.astype(str).drop_duplicates()
     counts = pairs.groupby(GAME, sort=True).size()
     return {str(g): int(n) for g, n in counts.items()}
 
