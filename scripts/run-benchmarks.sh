@@ -15,6 +15,9 @@ for bench in analysis/bench/bench_analyze.py analysis/bench/bench_subject_model.
     args=()
     # the 10 M-rating run is the memory goal (issue 16, goal 1): part of every bench run
     [ "$bench" = analysis/bench/bench_analyze.py ] && args=(--with-10m)
+    # the live-lab goals are judged on the median of 3 rounds (each on a fresh server and
+    # database), not on one 40 s round that a passing disturbance of the host can decide
+    [ "$bench" = backend/bench/bench_live_lab.py ] && args=(--rounds 3)
     .venv/bin/python "$bench" "${args[@]}" || status=1
     ran=$((ran + 1))
   fi

@@ -97,13 +97,6 @@ class GrownTree:
         sums: np.ndarray[Any, Any] = running[self.subtree_end()] - running[: self.node_count]
         return sums
 
-    def reach(self, x: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """nodes × rows: True where the row's path passes through the node (scikit-learn
-        ``decision_path``, transposed). nodes × rows booleans: for small inputs."""
-        leaf = self.apply(x)
-        first = np.arange(self.node_count)[:, None]
-        return (leaf[None, :] >= first) & (leaf[None, :] < self.subtree_end()[:, None])
-
     def rows_reaching(
         self, leaf: np.ndarray[Any, Any], node: int, end: np.ndarray[Any, Any]
     ) -> np.ndarray[Any, Any]:
