@@ -49,11 +49,12 @@ def mos_by_scenario(tables: Mapping[str, pd.DataFrame], keys: Sequence[str]) -> 
 def item_correlations(tables: Mapping[str, pd.DataFrame], keys: Sequence[str]) -> dict[str, Any]:
     """The ``item_correlations`` section: the per-scenario MOS table and every item pair."""
     mos = mos_by_scenario(tables, keys)
+    # each item's ratings keyed by slot, for the rating-level pairs: none with one item
     slots = {
         key: tables[key][[*_SLOT, RATING]]
         .astype({c: str for c in _SLOT})
         .rename(columns={RATING: key})
-        for key in keys
+        for key in (keys if len(keys) > 1 else ())
     }
     pairs = []
     for i, a in enumerate(keys):
