@@ -207,19 +207,31 @@ def test_any_escaped(values: list[object], expected: bool) -> None:
 
 
 def test_escaped_and_numeric_looking_text_cells() -> None:
-    """``'=x`` and ``=x`` are one game; text ids that look like numbers are read as the
-    CSV reader infers them (01 and 1 are the rater 1)."""
+    """``'=x`` and ``=x`` are one game; ids that look like numbers or booleans are text as
+    written (pandas ≥ 3.1 converts such categories: 01, 1 and 1.0 became one rater)."""
     rows = [
         "01,s1,'=x,fast,B,0,0,0,0,5,30",
         "01,s1,'=x,fast,D1,80,80,0,0,4,30",
-        "1,s1,'=x,fast,D2,80,80,0,0,4,30",
+        "1,s3,'=x,fast,D2,80,80,0,0,4,30",
+        "1.0,s4,'=x,fast,D2,80,80,0,0,4,30",
         "2,s2,=x,fast,B,0,0,0,0,4,25",
         "2,s2,=x,fast,D1,80,80,0,0,3,25",
     ]
     df = load_ratings(csv(rows))
     assert df["game"].cat.categories.to_list() == ["=x"]
-    assert df["rater_id"].cat.categories.to_list() == ["1", "2"]
-    assert df["rater_id"].cat.codes.to_list() == [0, 0, 0, 1, 1]
+    assert df["rater_id"].cat.categories.to_list() == ["01", "1", "1.0", "2"]
+    assert df["rater_id"].cat.codes.to_list() == [0, 0, 1, 2, 3, 3]
+    booleans = load_ratings(
+        csv(
+            [
+                "TRUE,s1,g,fast,01,0,0,0,0,5,30",
+                "TRUE,s1,g,fast,02,80,80,0,0,4,30",
+                "true,s2,g,fast,01,0,0,0,0,4,25",
+            ]
+        )
+    )
+    assert booleans["rater_id"].cat.categories.to_list() == ["TRUE", "true"]
+    assert booleans["scenario"].cat.categories.to_list() == ["01", "02"]
 
 
 @pytest.mark.parametrize(

@@ -94,17 +94,19 @@ def load_ratings(
 ) -> pd.DataFrame:
     """Read a ratings CSV and return the validated table (see :func:`validate_ratings`).
 
-    The text columns are read as categoricals, so the parser stores each distinct rater,
-    session, game… once and un-escaping touches the distinct values only. The file is
-    parsed by one thread: pandas' parallel reader (a file over 5 MB) merges the
-    categoricals of its chunks afterwards, which costs more CPU than it saves (at 1 M
-    ratings 1.2 s instead of 0.8 s) and yields the same table.
+    The text columns are read as text (``str``), exactly as written: read as
+    categoricals, pandas ≥ 3.1 converts the categories of a column whose values all look
+    like numbers or booleans (GH#56044), which merged the raters ``007`` and ``7`` into one
+    rater ``7`` and renamed a scenario ``01`` to ``1``. Each text column is factorised
+    once (as fast as the categorical read) and un-escaping touches the distinct values
+    only. The file is parsed by one thread: pandas' parallel reader (a file over 5 MB)
+    costs more CPU than it saves and yields the same table.
     """
     try:
         with _one_thread():
             raw = pd.read_csv(
                 source,
-                dtype=dict.fromkeys((*_TEXT_COLUMNS, ITEM), "category"),
+                dtype=dict.fromkeys((*_TEXT_COLUMNS, ITEM), str),
                 skip_blank_lines=False,
             )
     except pd.errors.EmptyDataError:
