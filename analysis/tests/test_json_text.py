@@ -82,6 +82,19 @@ def test_non_string_keys_are_left_to_the_encoder() -> None:
     assert b"".join(json_pieces(doc, indent=0)) == json.dumps(doc, indent=0).encode()
 
 
+def test_a_value_deeper_than_orjson_allows_is_still_encoded() -> None:
+    deep: list[object] = [1.5]
+    for _ in range(300):  # orjson refuses more than 254 levels
+        deep = [deep, "é"]
+    doc = {"tree": {"root": deep}, "n": 1}
+    with pytest.raises(orjson.JSONEncodeError):
+        orjson.dumps(deep)
+    joined = b"".join(json_pieces(doc))
+    assert json.loads(joined) == doc
+    # compact and UTF-8, as orjson writes the rest
+    assert joined.startswith(b'{"tree":{"root":[[[') and b'"\\u00e9"' not in joined
+
+
 def test_non_finite_float_is_refused_with_indent_and_null_without() -> None:
     with pytest.raises(ValueError):
         b"".join(json_pieces({"a": {"b": math.nan}}, indent=2))

@@ -16,6 +16,9 @@ Two encoders, one per form of the text:
 * indented (``indent=N``): ``json.dumps(value, indent=N, allow_nan=False)``, UTF-8 encoded
   (its ASCII escapes kept); the form for reading, not the fast path.
 
+A value nested deeper than orjson's 254 levels is encoded compactly by ``json.dumps``
+instead (same separators and UTF-8; floats such as ``1e-05`` in its spelling).
+
 Both texts parse to the same value. The analysis document holds no non-finite float
 (``jsonable.json_ready`` turns NaN into None); ``json.dumps`` would refuse one, orjson
 writes ``null``.
@@ -58,7 +61,14 @@ def json_pieces(value: Any, *, indent: int | None = None, depth: int = 4) -> Ite
 
 
 def _compact(value: Any, level: int) -> bytes:
-    return orjson.dumps(value, option=OPTIONS)
+    try:
+        return orjson.dumps(value, option=OPTIONS)
+    except orjson.JSONEncodeError as exc:
+        # orjson stops at 254 nested levels; a decision tree of ~125 levels would reach
+        # that, the standard library's encoder goes ~4× deeper: the same value, compact
+        if "Recursion limit" not in str(exc):
+            raise
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _indented(indent: int) -> Encode:
