@@ -156,12 +156,10 @@ def _unescaped(raw: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Factorised]]:
     factorised: dict[str, Factorised] = {}
     for column in raw.columns:
         series = raw[column]
-        if isinstance(series.dtype, pd.CategoricalDtype):
-            raw[column] = _unescaped_categorical(series.array)
-        elif _is_text(series.dtype):
+        if _is_text(series.dtype):
             codes, distinct = _factorised(series)
             if _any_escaped(distinct):
-                raw[column] = _unescaped_categorical(pd.Categorical(series), like=series)
+                raw[column] = _unescaped_text(series, codes, distinct)
             elif isinstance(series.dtype, pd.StringDtype):  # validation factorises it so
                 factorised[str(column)] = (codes, distinct)
     return raw, factorised
@@ -191,24 +189,14 @@ def _any_escaped(values: list[Any]) -> bool:
     return any(isinstance(v, str) and unescape_text_cell(v) != v for v in values)
 
 
-def _unescaped_categorical(cat: Any, like: pd.Series | None = None) -> Any:
-    """``cat`` (a Categorical) with its categories un-escaped; two categories that become
-    equal are merged. With ``like`` (the original text column) the result is that column
-    when nothing changed, else the un-escaped values in its dtype."""
-    names = cat.categories.tolist()
-    if not _any_escaped(names):
-        return cat if like is None else like
-    fixed = [unescape_text_cell(c) if isinstance(c, str) else c for c in names]
-    uniques, inverse = np.unique(np.asarray(fixed, dtype=object), return_inverse=True)
-    codes = np.asarray(cat.codes, dtype=np.int64)
-    merged = pd.Categorical.from_codes(
-        np.where(codes >= 0, inverse[np.maximum(codes, 0)], -1),
-        categories=pd.Index(uniques, dtype=object),
+def _unescaped_text(series: pd.Series, codes: np.ndarray[Any, Any], distinct: list[Any]) -> Any:
+    """The text column ``series`` (factorised as ``codes`` into ``distinct``) with each
+    distinct text un-escaped once, in the column's dtype; missing cells stay missing."""
+    fixed = np.array(
+        [unescape_text_cell(v) if isinstance(v, str) else v for v in [*distinct, ""]], dtype=object
     )
-    if like is None:
-        return merged
-    values = np.asarray(merged, dtype=object)
-    return pd.Series(values, index=like.index, dtype=like.dtype).where(like.notna(), like)
+    values = fixed[codes]  # code −1 (missing) takes the "" at the end, replaced below
+    return pd.Series(values, index=series.index, dtype=series.dtype).where(series.notna(), series)
 
 
 def _numeric_column(
