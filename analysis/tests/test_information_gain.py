@@ -11,6 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from qoe_analysis.information_gain import (
     best_binary_split_gain,
+    class_weighted_profiles,
     info_gain_from_table,
     minmax_normalise,
     rapidminer_weights,
@@ -19,6 +20,7 @@ from qoe_analysis.information_gain import (
 )
 from qoe_analysis.mdl_discretize import entropy_bits, mdl_cut_points
 from qoe_analysis.report import factor_frame
+from qoe_analysis.tabular import group_codes
 from sklearn.metrics import mutual_info_score
 
 
@@ -131,3 +133,31 @@ def test_weight_invariants(rows: list[tuple[float, str, int, bool]]) -> None:
     assume(max(raw.values()) - min(raw.values()) > 1e-12)
     assert max(normalised.values()) == pytest.approx(1.0)
     assert min(normalised.values()) == pytest.approx(0.0)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([0.0, -0.0, 0.3, 1.0, 1.5]),
+            st.sampled_from(["b", "a", "c"]),
+            st.integers(18, 40),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=80,
+    ),
+    st.booleans(),
+)
+def test_gains_from_class_weighted_profiles_are_the_rows_gains(
+    rows: list[tuple[float, str, int, bool]], categorical: bool
+) -> None:
+    """The report computes the weights on the distinct profiles with their class counts:
+    exactly (==) the gains and cut points of the rows themselves."""
+    frame = pd.DataFrame(rows, columns=["loss", "game", "age", "y"]).astype({"age": float})
+    y = frame.pop("y").to_numpy().astype(int)
+    if categorical:
+        frame["game"] = frame["game"].astype("category")
+    weighted = class_weighted_profiles(*group_codes(frame, list(frame.columns)), y)
+    assert float(weighted[2].sum()) == len(frame)
+    assert weka_weights(*weighted) == weka_weights(frame, y)
+    assert rapidminer_weights(*weighted) == rapidminer_weights(frame, y)

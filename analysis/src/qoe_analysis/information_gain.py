@@ -33,6 +33,7 @@ from qoe_analysis.tabular import column_codes
 
 __all__ = [
     "best_binary_split_gain",
+    "class_weighted_profiles",
     "info_gain_from_table",
     "minmax_normalise",
     "rapidminer_weights",
@@ -152,6 +153,25 @@ def rapidminer_weights(
         else:
             raw[str(column)] = info_gain_from_table(_nominal_table(series, target, weights))
     return minmax_normalise(raw), raw
+
+
+def class_weighted_profiles(
+    profile_code: np.ndarray[Any, Any], profiles: pd.DataFrame, y: np.ndarray[Any, Any]
+) -> tuple[pd.DataFrame, np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The rows of a table as its distinct (factor profile, class) pairs with their counts.
+
+    ``profile_code``, ``profiles``: ``group_codes(factors, factors.columns)``. Returns
+    (factors, y, weights) with a row per profile and class that occurs, in profile order,
+    class 0 first. The weights are whole numbers, so every weighted class count, and with it
+    every gain and MDL cut point of :func:`weka_weights` and :func:`rapidminer_weights`, is
+    the one of the rows themselves; and the values keep their order of first appearance.
+    """
+    target = np.asarray(y, dtype=np.int64)
+    n = len(profiles)
+    counts = np.bincount(profile_code * 2 + target, minlength=2 * n).astype(np.float64)
+    present = np.flatnonzero(counts > 0)
+    rows = profiles.take(present // 2).reset_index(drop=True)
+    return rows, present % 2, counts[present]
 
 
 def factor_columns(columns: Sequence[str], exclude: Sequence[str]) -> list[str]:

@@ -18,7 +18,11 @@ import pandas as pd
 from qoe_analysis import __version__
 from qoe_analysis.conditions import condition_table
 from qoe_analysis.design import GAME, PACE, RATER, RATING, REQUIRED_COLUMNS, SCENARIO
-from qoe_analysis.information_gain import rapidminer_weights, weka_weights
+from qoe_analysis.information_gain import (
+    class_weighted_profiles,
+    rapidminer_weights,
+    weka_weights,
+)
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
 from qoe_analysis.items import ItemTables, split_items
 from qoe_analysis.jsonable import json_ready, records, rows_as_dicts
@@ -227,11 +231,14 @@ def analyze(
         split, primary, acceptance, analysed, reliable_ids, reliable_only
     )
     factors = factor_frame(decided)
-    weka, cuts = weka_weights(factors, y)
-    rapid, rapid_raw = rapidminer_weights(factors, y)
+    profiles = group_codes(factors, list(factors.columns))
+    # the gains from the distinct profiles and their class counts: the same numbers as from
+    # every rating (whole-number weights), for a pass over thousands of rows, not millions
+    weighted = class_weighted_profiles(*profiles, y)
+    weka, cuts = weka_weights(*weighted)
+    rapid, rapid_raw = rapidminer_weights(*weighted)
 
     report(0.7, "tree")
-    profiles = group_codes(factors, list(factors.columns))
     root = fit_rep_tree(factors, y, seed=seed, profiles=profiles)
     accuracy = float((predict(root, profiles[1])[profiles[0]] == y).mean())
 

@@ -60,13 +60,28 @@ def factor_columns_in(columns: Iterable[Any]) -> list[str]:
     return sorted((str(c) for c in columns if str(c) in _ORDER), key=_ORDER.__getitem__)
 
 
-def _distinct(series: pd.Series) -> int:
-    return int(series.nunique(dropna=False))
+def _varies(series: pd.Series) -> bool:
+    """At least two distinct values, NaN counting as one (``nunique(dropna=False) > 1``).
+
+    A number column is compared with its first value (one pass, no hash table: the factor
+    columns of a million ratings are checked several times per analysis); NaN ≠ NaN, so a
+    column with NaN varies exactly when it is not all NaN.
+    """
+    values = series.to_numpy()
+    if values.dtype.kind not in "biuf":
+        return bool(series.nunique(dropna=False) > 1)
+    if values.size < 2:
+        return False
+    if values.dtype.kind == "f":
+        missing = np.isnan(values)
+        if missing.any():
+            return not bool(missing.all())
+    return bool((values != values[0]).any())
 
 
 def varying_factor_columns(table: pd.DataFrame) -> list[str]:
     """Factor columns of ``table`` with at least two distinct values (registry order)."""
-    return [c for c in factor_columns_in(table.columns) if _distinct(table[c]) > 1]
+    return [c for c in factor_columns_in(table.columns) if _varies(table[c])]
 
 
 def _plain(value: Any) -> float | str:
@@ -82,7 +97,7 @@ def constant_factors(table: pd.DataFrame) -> dict[str, float | str]:
     return {
         c: _plain(table[c].iloc[0])
         for c in factor_columns_in(table.columns)
-        if _distinct(table[c]) == 1
+        if len(table) > 0 and not _varies(table[c])
     }
 
 
