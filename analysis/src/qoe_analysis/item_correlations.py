@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.design import RATER, RATING, SCENARIO, SESSION
+from qoe_analysis.tabular import column_codes
 
 # SciPy and scikit-learn are imported inside the functions that use them: importing
 # qoe_analysis (and the CLI) stays cheap, see docs/performance.md.
@@ -38,11 +39,38 @@ def correlation(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], method: str) -
     return {"r": float(result[0]), "p": float(result[1]), "n": n}
 
 
+def _mos_by_text(scenarios: pd.Series, ratings: pd.Series) -> pd.Series:
+    """``ratings.groupby(scenarios.astype(str)).mean()``, summed on the scenarios' integer
+    codes: the scenarios of a million ratings are not turned into a million strings.
+
+    Only the distinct scenarios become text; distinct values with the same text (``1`` and
+    ``"1"``) are one group, as in the text grouping. NaN ratings are skipped. The sums are
+    plain sums, where pandas compensates (Kahan): the same for whole-number ratings, within
+    rounding otherwise.
+    """
+    codes, uniques = column_codes(scenarios)
+    if (codes < 0).any():  # a missing scenario: its text ("nan") is the grouping's business
+        return ratings.groupby(scenarios.astype(str)).mean()
+    values = ratings.to_numpy(dtype=np.float64)
+    rated = ~np.isnan(values)
+    size = len(uniques)
+    sums = pd.DataFrame(
+        {
+            "text": [str(u) for u in uniques],
+            "sum": np.bincount(codes[rated], values[rated], size),
+            "n": np.bincount(codes[rated], minlength=size),
+            "rows": np.bincount(codes, minlength=size),
+        }
+    )
+    by_text = sums[sums["rows"] > 0].groupby("text", sort=True)[["sum", "n"]].sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mos = by_text["sum"].to_numpy() / by_text["n"].to_numpy()
+    return pd.Series(mos, index=by_text.index.rename(SCENARIO), name=RATING)
+
+
 def mos_by_scenario(tables: Mapping[str, pd.DataFrame], keys: Sequence[str]) -> pd.DataFrame:
     """MOS per scenario (rows, sorted) and item (columns); NaN where an item has no rating."""
-    columns = {
-        key: tables[key].groupby(tables[key][SCENARIO].astype(str))[RATING].mean() for key in keys
-    }
+    columns = {key: _mos_by_text(tables[key][SCENARIO], tables[key][RATING]) for key in keys}
     return pd.DataFrame(columns).sort_index()
 
 
