@@ -14,6 +14,7 @@ model (the ``per_item`` section of the analysis document).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -78,6 +79,15 @@ class ItemStats:
             "straight_lining": self.flat_status,
         }
 
+    @cached_property
+    def status_lists(self) -> dict[str, dict[str, list[str]]]:
+        """``{status: {rule: sorted rater ids}}`` for "unreliable" and "not_assessable",
+        made once: the report and the primary item's section show the same lists."""
+        return {
+            status: {rule: with_status(frame, status) for rule, frame in self.statuses.items()}
+            for status in ("unreliable", "not_assessable")
+        }
+
     @property
     def reliable_ids(self) -> list[Any]:
         return list(self.intra.loc[self.intra["reliable"], RATER].tolist())
@@ -108,7 +118,9 @@ def item_stats(
 
 
 def with_status(frame: pd.DataFrame, status: str) -> list[str]:
-    return sorted(frame.loc[frame["status"] == status, RATER].astype(str).tolist())
+    """The sorted ids (as text) of the raters whose ``status`` is ``status``."""
+    ids = frame[RATER].to_numpy()[frame["status"].to_numpy() == status].tolist()
+    return sorted(v if type(v) is str else str(v) for v in ids)
 
 
 def condition_records(conds: pd.DataFrame, scale: dict[str, Any]) -> pd.DataFrame:
@@ -177,13 +189,8 @@ def item_section(
             "gob_pow": gob_pow_section(stats.table, scale),
             "reliability": {
                 "reliable_raters": stats.reliable_ids,
-                "rejected_by_rule": {
-                    rule: with_status(frame, "unreliable") for rule, frame in stats.statuses.items()
-                },
-                "not_assessable_by_rule": {
-                    rule: with_status(frame, "not_assessable")
-                    for rule, frame in stats.statuses.items()
-                },
+                "rejected_by_rule": stats.status_lists["unreliable"],
+                "not_assessable_by_rule": stats.status_lists["not_assessable"],
                 "p913": {k: v for k, v in stats.p913_summary.items() if k != "r1_threshold"},
                 "inter": stats.inter,
             },

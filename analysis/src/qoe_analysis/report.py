@@ -31,7 +31,6 @@ from qoe_analysis.per_item import (
     condition_records,
     item_stats,
     sos_section,
-    with_status,
 )
 from qoe_analysis.reliability import no_group_reason
 from qoe_analysis.report_notes import NoReliableRatersError, no_reliable_message, pilot_notes
@@ -301,8 +300,8 @@ def analyze(
                     "r2_threshold": R2_THRESHOLD,
                     **{k: v for k, v in stats.p913_summary.items() if k != "r1_threshold"},
                     "per_rater": [],  # filled below
-                    "rejected": with_status(p913, "unreliable"),
-                    "not_assessable": with_status(p913, "not_assessable"),
+                    "rejected": stats.status_lists["unreliable"]["p913"],
+                    "not_assessable": stats.status_lists["not_assessable"]["p913"],
                 },
                 "straight_lining": {
                     "sessions": records(flat),
@@ -313,12 +312,8 @@ def analyze(
                     ),
                 },
             },
-            "rejected_by_rule": {
-                rule: with_status(frame, "unreliable") for rule, frame in statuses.items()
-            },
-            "not_assessable_by_rule": {
-                rule: with_status(frame, "not_assessable") for rule, frame in statuses.items()
-            },
+            "rejected_by_rule": stats.status_lists["unreliable"],
+            "not_assessable_by_rule": stats.status_lists["not_assessable"],
             "rater_status": [],  # filled below (large, already JSON-ready)
         },
         "subject_model": {
