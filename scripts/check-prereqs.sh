@@ -21,7 +21,8 @@ for suite in "$@"; do
     kernel)
       need "user-mode Linux (/usr/bin/linux.uml) for the netem kernel tests" user-mode-linux test -x /usr/bin/linux.uml
       need "insmod for loading netem modules into the user-mode kernel" kmod test -x /usr/sbin/insmod
-      need "tc and ip (iproute2)" iproute2 test -x /usr/sbin/tc ;;
+      need "tc and ip (iproute2)" iproute2 test -x /usr/sbin/tc
+      need "gcc for the user-mode kernel's XSAVE shim (hosts with AVX-512 or AMX)" gcc command -v gcc ;;
     *) echo "unknown prerequisite group: $suite" >&2; exit 2 ;;
   esac
 done

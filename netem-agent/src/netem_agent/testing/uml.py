@@ -5,17 +5,26 @@ inside ``linux.uml`` (package ``user-mode-linux``): the init script mounts /proc
 a tmpfs /run, loads the modules from ``/usr/lib/uml/modules/<release>/kernel`` with
 ``insmod`` (package ``kmod``), runs the payload with this virtualenv's Python and powers
 off. Results come back through files in ``out_dir`` (on the host filesystem).
+
+On a host whose XSAVE area holds more than x87/SSE/AVX (AVX-512, protection keys, AMX),
+UML 6.1 cannot restore the FPU state of its processes (the host kernel refuses a
+``PTRACE_SETREGSET`` of UML's fixed 832 bytes), and its init dies at the first context
+switch. :func:`find_uml` then builds ``uml_xstate_shim.c`` with gcc and
+:func:`run_in_uml` preloads it into ``linux.uml``: it turns those calls into full-size ones
+and keeps the rest of each thread's area (see the C file).
 """
 
 from __future__ import annotations
 
 import contextlib
 import glob
+import hashlib
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +49,12 @@ PACKAGES = {
     "insmod": "kmod",
     "ip": "iproute2",
     "tc": "iproute2",
+    "gcc": "gcc",
 }
+SHIM_SOURCE = Path(__file__).with_name("uml_xstate_shim.c")
+#: CPU flags of XSAVE components beyond x87/SSE/AVX, the part UML 6.1 saves: with any of
+#: them in use the host's full XSAVE area is larger than UML's buffer
+LARGE_XSAVE_FLAGS = ("avx512f", "ospke", "amx_tile")
 
 
 class Missing(RuntimeError):
@@ -52,6 +66,46 @@ class UmlEnv:
     binary: str
     release: str
     module_dir: str
+    xstate_shim: str | None = None  # the shim to preload into linux.uml, if the host needs it
+
+
+def needs_xstate_shim(cpuinfo: str | None = None) -> bool:
+    """True if the CPU flags (``/proc/cpuinfo``) name an XSAVE component UML 6.1 does not
+    save (:data:`LARGE_XSAVE_FLAGS`)."""
+    text = Path("/proc/cpuinfo").read_text() if cpuinfo is None else cpuinfo
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            flags = set(line.partition(":")[2].split())
+            return any(flag in flags for flag in LARGE_XSAVE_FLAGS)
+    return False
+
+
+def build_xstate_shim(directory: Path | None = None) -> str:
+    """The compiled ``uml_xstate_shim.c`` (built with gcc once per version of the source,
+    in the temporary directory unless ``directory`` is given; the file appears atomically)."""
+    source = SHIM_SOURCE.read_bytes()
+    digest = hashlib.sha256(source).hexdigest()[:16]
+    target = Path(directory or tempfile.gettempdir()) / f"netem-agent-uml-xstate-{digest}.so"
+    if target.exists():
+        return str(target)
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        raise Missing(
+            "this CPU's XSAVE area is larger than user-mode-linux 6.1 handles, and the shim "
+            "for it needs a C compiler: install the Debian package 'gcc'"
+        )
+    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
+    built = subprocess.run(
+        [compiler, "-shared", "-fPIC", "-O2", "-Wall", "-o", str(partial), str(SHIM_SOURCE)]
+        + ["-ldl"],
+        capture_output=True,
+        text=True,
+    )
+    if built.returncode != 0:
+        partial.unlink(missing_ok=True)
+        raise RuntimeError(f"building {SHIM_SOURCE.name} failed:\n{built.stderr}")
+    os.replace(partial, target)
+    return str(target)
 
 
 def find_uml() -> UmlEnv:
@@ -77,7 +131,8 @@ def find_uml() -> UmlEnv:
             and not os.path.exists(f"/sbin/{tool}")
         ):
             raise Missing(f"'{tool}' not found: install the Debian package '{PACKAGES[tool]}'")
-    return UmlEnv(binary, Path(kdir).parent.name, kdir)
+    shim = build_xstate_shim() if needs_xstate_shim() else None
+    return UmlEnv(binary, Path(kdir).parent.name, kdir, shim)
 
 
 INIT_TEMPLATE = """#!/bin/sh
@@ -176,6 +231,9 @@ def run_in_uml(
         "con=null",
         "quiet",
     ]
+    host_env = dict(os.environ)
+    if env.xstate_shim is not None:
+        host_env["LD_PRELOAD"] = env.xstate_shim
     start = time.monotonic()
     timed_out = False
     with open(out_dir / "console.log", "wb") as console:
@@ -186,6 +244,7 @@ def run_in_uml(
             stderr=subprocess.STDOUT,
             start_new_session=True,
             preexec_fn=lambda: _lower_niceness(nice),
+            env=host_env,
         )
         try:
             proc.wait(timeout=timeout)

@@ -1,0 +1,115 @@
+/*
+ * LD_PRELOAD shim for Debian's linux.uml (6.1) on hosts whose XSAVE area is larger than the
+ * one UML 6.1 knows (AVX-512, AMX: 2.7-11 KB against UML's fixed 832-byte struct _xstate).
+ *
+ * UML saves and restores the FPU state of the host processes that run its guest code with
+ * ptrace(PTRACE_GETREGSET / PTRACE_SETREGSET, NT_X86_XSTATE) and a buffer of its own fixed
+ * size. The host kernel truncates a GET to that size, but refuses (EFAULT) a SET whose
+ * size is not the full XSAVE size (arch/x86/kernel/fpu/regset.c, xstateregs_set), so the
+ * first guest process dies at its first context switch ("ptrace set fp regs failed,
+ * errno = 14", kernel panic: attempted to kill init). Later UML kernels size the buffer
+ * from the host; Debian bookworm has only 6.1.
+ *
+ * This shim makes every such call full-size: a GET reads the whole area, gives UML its
+ * part and keeps the rest (AVX-512, AMX, PKRU) under UML's buffer address, which is the
+ * per-guest-thread register save area; a SET rebuilds the whole area from UML's part and
+ * the rest kept for that buffer (or, if none, the process's current state). Every other
+ * ptrace call goes straight to the C library. netem_agent.testing.uml builds it with gcc
+ * and preloads it into linux.uml.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#define GETREGSET 0x4204
+#define SETREGSET 0x4205
+#define NT_X86_XSTATE 0x202
+#define MAX_AREA 65536
+#define SLOTS 8192
+
+typedef long (*ptrace_fn)(int, pid_t, void *, void *);
+
+static ptrace_fn real_ptrace;
+static char scratch[MAX_AREA];
+
+struct kept {
+	void *owner;  /* UML's buffer */
+	size_t from;  /* bytes kept start at this offset */
+	size_t size;  /* full area size */
+	char *rest;
+};
+static struct kept slots[SLOTS];
+
+static struct kept *slot_of(void *owner)
+{
+	size_t i = ((uintptr_t)owner >> 4) % SLOTS;
+	for (size_t n = 0; n < SLOTS; n++, i = (i + 1) % SLOTS) {
+		if (slots[i].owner == owner || slots[i].owner == NULL)
+			return &slots[i];
+	}
+	return NULL; /* full: the SET falls back to the current state */
+}
+
+static long full_get(pid_t pid, void *addr, size_t *size)
+{
+	struct iovec whole = { scratch, sizeof scratch };
+	long ret = real_ptrace(GETREGSET, pid, addr, &whole);
+	*size = whole.iov_len;
+	return ret;
+}
+
+long ptrace(int request, ...)
+{
+	va_list ap;
+	va_start(ap, request);
+	pid_t pid = va_arg(ap, pid_t);
+	void *addr = va_arg(ap, void *);
+	void *data = va_arg(ap, void *);
+	va_end(ap);
+	if (real_ptrace == NULL)
+		real_ptrace = (ptrace_fn)dlsym(RTLD_NEXT, "ptrace");
+	if ((request != GETREGSET && request != SETREGSET) ||
+	    (uintptr_t)addr != NT_X86_XSTATE || data == NULL)
+		return real_ptrace(request, pid, addr, data);
+
+	struct iovec *iov = data;
+	size_t size;
+	if (request == GETREGSET) {
+		long ret = full_get(pid, addr, &size);
+		if (ret < 0)
+			return ret;
+		size_t given = iov->iov_len < size ? iov->iov_len : size;
+		memcpy(iov->iov_base, scratch, given);
+		iov->iov_len = given;
+		struct kept *k = slot_of(iov->iov_base);
+		if (k != NULL && given < size) {
+			if (k->rest == NULL || k->size != size) {
+				free(k->rest);
+				k->rest = malloc(size);
+			}
+			if (k->rest != NULL) {
+				k->owner = iov->iov_base;
+				k->from = given;
+				k->size = size;
+				memcpy(k->rest + given, scratch + given, size - given);
+			}
+		}
+		return ret;
+	}
+	/* SET: UML's part over the kept rest (or the current state) */
+	long ret = full_get(pid, addr, &size);
+	if (ret < 0 || iov->iov_len >= size)
+		return real_ptrace(request, pid, addr, data);
+	struct kept *k = slot_of(iov->iov_base);
+	if (k != NULL && k->owner == iov->iov_base && k->size == size)
+		memcpy(scratch + k->from, k->rest + k->from, size - k->from);
+	memcpy(scratch, iov->iov_base, iov->iov_len);
+	struct iovec whole = { scratch, size };
+	return real_ptrace(SETREGSET, pid, addr, &whole);
+}
