@@ -95,9 +95,9 @@ def build_xstate_shim(directory: Path | None = None) -> str:
             "for it needs a C compiler: install the Debian package 'gcc'"
         )
     partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
+    flags = ["-shared", "-fPIC", "-O2", "-Wall", "-o", str(partial)]
     built = subprocess.run(
-        [compiler, "-shared", "-fPIC", "-O2", "-Wall", "-o", str(partial), str(SHIM_SOURCE)]
-        + ["-ldl"],
+        [compiler, *flags, str(SHIM_SOURCE), "-ldl"],
         capture_output=True,
         text=True,
     )
