@@ -440,7 +440,7 @@ def run() -> None:
       costs more CPU starting and spinning than it saves (about 0.1 s of a 1,200-rating run).
     * glibc keeps freed memory for the next large NumPy temporary instead of returning it
       to the kernel and page-faulting it in again (:mod:`qoe_analysis.malloc_tuning`;
-      about 12 % of the CPU of a 1 M-rating run).
+      about 10 % of the CPU of a 1 M-rating run).
     * The process ends with ``os._exit`` once the output is flushed: tearing down the
       interpreter (freeing every module and the document) is work whose result nobody
       reads (0.05–0.2 s). Files are closed by then (``with`` blocks, atomic renames);

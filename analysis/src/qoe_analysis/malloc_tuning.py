@@ -7,7 +7,7 @@ many large NumPy temporaries (one per column operation), so with the defaults ea
 temporary page-faults its memory in again (and the kernel zeroes it). The CLI is a short
 batch process: keeping freed memory for the next temporary costs nothing but the pages it
 holds until the process ends. Measured on 1 M ratings: 217 k → 130 k minor page faults,
-about 12 % less CPU (user + sys), peak RSS 519 → 634 MiB (docs/performance.md).
+about 9 % less CPU (user + sys, paired runs), peak RSS 508 → 618 MiB (docs/performance.md).
 
 Only the CLI calls this (``cli.run``): a library must not change the allocator of the
 process that imported it (a notebook, a Celery worker). ``mallopt`` (glibc, ``malloc.h``):
