@@ -43,6 +43,13 @@ listed with the reason and left out unless said otherwise; the status is then
 The sums over a rater's or a condition's ratings are products with sparse rater ×
 condition matrices of rating counts and sums (scipy.sparse; never a dense matrix): memory
 and time per iteration are linear in the number of ratings.
+
+Raters with the same (condition, rating) observations have the same likelihood terms and
+hence the same estimates at every step; they are updated once, as a type of rater whose
+sums over raters count it as many times as it has raters (:func:`_rater_types`). The
+estimates are those of the raters one by one up to the order of floating-point sums
+(relative differences about 1e-12 in a study of a million ratings); the iteration count
+can differ by one when the last step lands next to the tolerance.
 """
 
 from __future__ import annotations
@@ -124,24 +131,39 @@ def _alternate(
     tol: float,
     max_iter: int,
     start: Array | None = None,
+    weight: Array | None = None,
 ) -> tuple[Array, Array, Array, int, float, bool]:
     """Block-coordinate ascent on L for the observations (r, c, u); returns ψ, Δ, υ², …
 
     ``blocks`` = (block of each rater, block of each condition, number of blocks): the
     connected parts of the design, each normalised to mean-zero bias on its own.
+    ``weight`` (per rater, default 1): how many raters with exactly these observations
+    the row stands for (:func:`_rater_types`). A rater's own sums (Δ, υ²) are not
+    weighted; the sums over raters (ψ, the block means of Δ) count each one ``weight``
+    times, so the estimates are those of the raters written out one by one.
     """
     n_i = np.bincount(r, minlength=n_r).astype(np.float64)
     n_j = np.bincount(c, minlength=n_c).astype(np.float64)
     has_r, has_c = n_i > 0, n_j > 0
-    n_i, n_j = np.maximum(n_i, 1.0), np.maximum(n_j, 1.0)  # absent rows stay 0, never NaN
     block_r, block_c, n_blocks = blocks
-    raters_in = np.maximum(np.bincount(block_r[has_r], minlength=n_blocks), 1)
-
     block_of_present = block_r[has_r]
+    raters_in: np.ndarray[Any, Any]  # raters per block (whole numbers: exact as floats too)
+    if weight is None:
+        raters_in = np.maximum(np.bincount(block_of_present, minlength=n_blocks), 1)
+        present_weight = obs_weight = None
+        sum_u = np.bincount(c, u, n_c)
+    else:
+        present_weight = weight[has_r]
+        raters_in = np.maximum(np.bincount(block_of_present, present_weight, n_blocks), 1.0)
+        obs_weight = weight[r]
+        n_j = np.bincount(c, obs_weight, n_c).astype(np.float64)
+        sum_u = np.bincount(c, obs_weight * u, n_c)
+    n_i, n_j = np.maximum(n_i, 1.0), np.maximum(n_j, 1.0)  # absent rows stay 0, never NaN
 
     def shift(delta: Array) -> Array:
         """Mean bias per block: L is invariant under (ψ + s, Δ − s) within a block."""
-        return np.bincount(block_of_present, delta[has_r], n_blocks) / raters_in
+        present = delta[has_r] if present_weight is None else delta[has_r] * present_weight
+        return np.bincount(block_of_present, present, n_blocks) / raters_in
 
     # Every sum over a rater's or a condition's ratings is a product with the sparse
     # rater × condition matrices of rating counts (A) and rating sums (B); the residual sum
@@ -151,7 +173,11 @@ def _alternate(
 
     a = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=shape)
     b = sparse.csr_matrix((u, (r, c)), shape=shape)
-    a_t, b_t = a.T.tocsr(), b.T.tocsr()
+    if obs_weight is None:
+        a_t, b_t = a.T.tocsr(), b.T.tocsr()
+    else:  # the sums over a condition's raters count each row ``weight`` times
+        a_t = sparse.csr_matrix((obs_weight, (c, r)), shape=(n_c, n_r))
+        b_t = sparse.csr_matrix((obs_weight * u, (c, r)), shape=(n_c, n_r))
     s_i = np.bincount(r, u, n_r)
     q_i = np.bincount(r, u * u, n_r)
 
@@ -164,7 +190,7 @@ def _alternate(
 
     # MOS is sureal's starting point; a refit after leaving raters out starts from the
     # previous solution
-    psi = np.bincount(c, u, n_c) / n_j if start is None else start.copy()
+    psi = sum_u / n_j if start is None else start.copy()
     floor = _DEGENERATE_VAR * max(float(np.var(u)), 1e-12) * 1e-2
     change = np.inf
     converged = False
@@ -186,14 +212,83 @@ def _alternate(
     return psi + s[block_c], delta - s[block_r], var, iterations, change, converged
 
 
-def _blocks(r: IntArray, c: IntArray, n_r: int, n_c: int) -> tuple[IntArray, IntArray, int]:
-    """Connected parts of the bipartite rater–condition graph, 0 = most ratings."""
+def _blocks(
+    r: IntArray, c: IntArray, n_r: int, n_c: int, weight: Array | None = None
+) -> tuple[IntArray, IntArray, int]:
+    """Connected parts of the bipartite rater–condition graph, 0 = most ratings (each
+    rater's counted ``weight`` times, see :func:`_alternate`)."""
     n, label = connected_parts(r, n_r + c, n_r + n_c)
-    order = np.argsort(-np.bincount(label[r], minlength=n), kind="stable")
+    ratings = np.bincount(label[r], None if weight is None else weight[r], n)
+    order = np.argsort(-ratings, kind="stable")
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
     label = rank[label]
     return label[:n_r], label[n_r:], int(n)
+
+
+@dataclass(frozen=True)
+class _RaterTypes:
+    """Raters grouped by their observations (:func:`_rater_types`)."""
+
+    of_rater: IntArray  # the type of each rater, −1 for a rater without observations
+    first_rater: IntArray  # the first rater of each type
+    weight: Array  # raters of each type
+    r: IntArray  # the first raters' observations, r = their type
+    c: IntArray
+    u: Array
+
+    def expand(self, per_type: Array) -> Array:
+        """A value per rater from one per type (NaN for raters without observations)."""
+        return np.where(self.of_rater >= 0, per_type[self.of_rater], np.nan)
+
+
+def _rater_types(r: IntArray, c: IntArray, u: Array, n_r: int) -> _RaterTypes | None:
+    """The raters with the same multiset of (condition, rating) observations as one type,
+    or ``None`` when every rater's is different.
+
+    Raters of a type have the same terms in L, hence the same Δ and υ at every step of
+    :func:`_alternate`: it updates each type once, weighting the sums over raters by the
+    type's size. A study of a million ratings by 100,000 raters of 10 ratings on a
+    5-point scale has about 25,000 types. Types are numbered in the order of their first
+    raters, so the design's blocks keep their order. Raters with more ratings than 16 or
+    than 4× the mean are not grouped (a padded row per rater would not pay)."""
+    counts = np.bincount(r, minlength=n_r)
+    present = np.flatnonzero(counts)
+    width = int(counts.max(initial=0))
+    if present.size < 2 or width > max(16, 4 * r.size // present.size):
+        return None
+    if np.any(r[1:] < r[:-1]):
+        order = np.argsort(r, kind="stable")
+        r, c, u = r[order], c[order], u[order]
+    values, value_code = np.unique(u, return_inverse=True)
+    observation = c * np.int64(values.size) + value_code.astype(np.int64)
+    row = np.full(n_r, -1, dtype=np.int64)
+    row[present] = np.arange(present.size)
+    first = np.cumsum(counts) - counts
+    padded = np.full((present.size, width), -1, dtype=np.int64)
+    padded[row[r], np.arange(r.size) - first[r]] = observation
+    padded.sort(axis=1)
+    # each sorted row as one opaque value: equal rows, equal bytes
+    rows = padded.view(np.dtype((np.void, padded.dtype.itemsize * width))).ravel()
+    type_of_present, firsts = pd.factorize(rows)
+    if len(firsts) == present.size:
+        return None
+    of_rater = np.full(n_r, -1, dtype=np.int64)
+    of_rater[present] = type_of_present
+    n_types = len(firsts)
+    first_rater = np.empty(n_types, dtype=np.int64)
+    first_rater[type_of_present[::-1]] = present[::-1]  # the last write is the first rater
+    is_first = np.zeros(n_r, dtype=bool)
+    is_first[first_rater] = True
+    mine = is_first[r]
+    return _RaterTypes(
+        of_rater=of_rater,
+        first_rater=first_rater,
+        weight=np.bincount(type_of_present, minlength=n_types).astype(np.float64),
+        r=of_rater[r[mine]],
+        c=c[mine],
+        u=u[mine],
+    )
 
 
 def connected_parts(u: IntArray, v: IntArray, n_nodes: int) -> tuple[int, IntArray]:
@@ -267,6 +362,7 @@ def fit_subject_model_arrays(
     psi_s: Array | None = None
     total_iterations = 0
     obs = keep_rater[r_all]
+    types = _rater_types(r_all[obs], c_all[obs], u_all[obs], n_raters)
     for _attempt in range(n_raters + 2):  # each pass removes ≥ 1 rater or stops
         if not obs.any():
             break
@@ -282,11 +378,32 @@ def fit_subject_model_arrays(
             )
             obs[:] = False
             break
-        blocks = _blocks(r, c, n_raters, n_conditions)
         start = None if psi_s is None else np.where(np.isfinite(psi_s), psi_s, 0.0)
-        psi_s, delta_s, var_s, iterations, change, converged = _alternate(
-            r, c, u, n_raters, n_conditions, blocks, tol, max_iter, start
-        )
+        if types is None:
+            blocks = _blocks(r, c, n_raters, n_conditions)
+            psi_s, delta_s, var_s, iterations, change, converged = _alternate(
+                r, c, u, n_raters, n_conditions, blocks, tol, max_iter, start
+            )
+        else:  # one row per type of rater: a rater's type is left out with the rater
+            mine = keep_rater[types.first_rater][types.r]
+            t_r, t_c, t_u = types.r[mine], types.c[mine], types.u[mine]
+            n_types = types.first_rater.size
+            t_blocks = _blocks(t_r, t_c, n_types, n_conditions, types.weight)
+            psi_s, t_delta, t_var, iterations, change, converged = _alternate(
+                t_r,
+                t_c,
+                t_u,
+                n_types,
+                n_conditions,
+                t_blocks,
+                tol,
+                max_iter,
+                start,
+                types.weight,
+            )
+            rater_blocks = np.where(types.of_rater >= 0, t_blocks[0][types.of_rater], -1)
+            blocks = (rater_blocks, t_blocks[1], t_blocks[2])
+            delta_s, var_s = types.expand(t_delta), types.expand(t_var)
         total_iterations += iterations
         scale = max(float(np.var(u)), 1e-12)
         exact = np.flatnonzero(keep_rater & (var_s <= _DEGENERATE_VAR * scale))
