@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 RATINGS = SRC.parents[1] / "fixtures" / "synthetic" / "dissertation_shape" / "ratings.csv"
 
@@ -36,3 +38,29 @@ def test_exit_codes_of_errors_version_and_usage() -> None:
     assert version.returncode == 0 and version.stdout.startswith("qoe-analysis ")
     usage = _run("no-such-command")
     assert usage.returncode == 2 and "invalid choice" in usage.stderr
+
+
+def test_document_is_kept_until_the_exit_by_run_only(
+    monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    from qoe_analysis import cli
+
+    class Exited(Exception):
+        pass
+
+    def fake_exit(code: int) -> None:
+        raise Exited(code)
+
+    monkeypatch.setattr(cli, "_kept_until_exit", None)
+    assert cli.main(["analyze", str(RATINGS)]) == 0  # a caller's process: nothing is kept
+    assert cli._kept_until_exit is None
+    printed = json.loads(capsysbinary.readouterr().out)
+
+    monkeypatch.setattr(sys, "argv", ["qoe-analysis", "analyze", str(RATINGS)])
+    monkeypatch.setattr(cli.os, "_exit", fake_exit)
+    with pytest.raises(Exited) as exited:
+        cli.run()
+    assert exited.value.args == (0,)
+    assert json.loads(capsysbinary.readouterr().out) == printed
+    kept = cli._kept_until_exit
+    assert kept is not None and len(kept) == 1 and kept[0]["meta"] == printed["meta"]

@@ -19,7 +19,7 @@ import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, SESSION
 from qoe_analysis.reliability import ScenarioGroup, no_group_reason
-from qoe_analysis.tabular import group_codes
+from qoe_analysis.tabular import column_codes, group_codes
 from qoe_analysis.validation import RatingsValidationError
 
 __all__ = ["NoReliableRatersError", "no_reliable_message", "pilot_notes"]
@@ -53,11 +53,15 @@ def no_reliable_message(intra: pd.DataFrame, cutoff: float, design_gap: str | No
 
 
 def _sessions_per_game(table: pd.DataFrame) -> dict[str, int]:
-    # distinct triples by value on integer codes first; only those few rows become text
+    """Distinct (rater, session) pairs per game, games in text order. Counted on integer
+    codes: no row becomes text (a game's text names one game in a validated table)."""
     _, triples = group_codes(table, [RATER, SESSION, GAME])
-    pairs = triples.astype(str).drop_duplicates()
-    counts = pairs.groupby(GAME, sort=True).size()
-    return {str(g): int(n) for g, n in counts.items()}
+    game_of_triple, games = column_codes(triples[GAME])
+    counts: dict[str, int] = {}
+    for game, n in zip(games, np.bincount(game_of_triple, minlength=len(games)), strict=True):
+        if n:  # an unused category of a categorical column is no game of this table
+            counts[str(game)] = counts.get(str(game), 0) + int(n)
+    return dict(sorted(counts.items()))
 
 
 def pilot_notes(

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["column_codes", "first_positions", "group_codes", "row_keys"]
+__all__ = ["column_codes", "factorize_in_runs", "first_positions", "group_codes", "row_keys"]
 
 
 def column_codes(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -24,6 +24,38 @@ def column_codes(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[An
         )
     codes, uniques = pd.factorize(series.to_numpy())
     return np.asarray(codes, dtype=np.int64), np.asarray(uniques)
+
+
+def factorize_in_runs(
+    values: np.ndarray[Any, Any],
+) -> tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, Any]]:
+    """``pd.factorize(values)`` (codes in order of first appearance, −1 for a missing value)
+    for an object column whose equal values mostly come in runs: a rater's or a session's
+    rows one after another, as a study's export writes them.
+
+    Only the first value of each run (``values[i] != values[i − 1]``) is hashed; its code is
+    repeated over the run. Python's ``==`` decides both, so the codes are pandas' own. A
+    column whose sampled rows change at more than every second row is factorised as it is
+    (comparing first would cost more than it saves), as is one whose values cannot be
+    compared to a truth value (``pd.NA``).
+    """
+    n = len(values)
+    sample = values[: min(n, 4096)]
+    try:
+        mostly_runs = n >= 2 and np.count_nonzero(sample[1:] != sample[:-1]) * 2 <= sample.size
+        if mostly_runs:
+            starts = np.empty(n, dtype=bool)
+            starts[0] = True
+            np.not_equal(values[1:], values[:-1], out=starts[1:])
+    except TypeError:  # pd.NA != x is NA, which has no truth value
+        mostly_runs = False
+    if not mostly_runs:
+        codes, uniques = pd.factorize(values)
+        return np.asarray(codes), np.asarray(uniques, dtype=object)
+    first = np.flatnonzero(starts)
+    run_codes, uniques = pd.factorize(values[first])
+    lengths = np.diff(first, append=n)
+    return np.repeat(np.asarray(run_codes), lengths), np.asarray(uniques, dtype=object)
 
 
 def row_keys(frame: pd.DataFrame, columns: Sequence[str]) -> np.ndarray[Any, np.dtype[np.int64]]:
