@@ -4,6 +4,7 @@ ending with ``os._exit`` only after the output is flushed."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,9 @@ def test_document_is_kept_until_the_exit_by_run_only(
 
     monkeypatch.setattr(sys, "argv", ["qoe-analysis", "analyze", str(RATINGS)])
     monkeypatch.setattr(cli.os, "_exit", fake_exit)
+    # the test process keeps its allocator and its environment
+    monkeypatch.setattr(cli, "keep_freed_memory", lambda: False)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", os.environ.get("OPENBLAS_NUM_THREADS", "1"))
     with pytest.raises(Exited) as exited:
         cli.run()
     assert exited.value.args == (0,)

@@ -30,3 +30,9 @@ def test_set_on_glibc_only() -> None:
 )
 def test_the_users_settings_win(name: str) -> None:
     assert keep_freed_memory({name: "131072"}) is False
+
+
+def test_the_users_glibc_malloc_tunables_win() -> None:
+    assert keep_freed_memory({"GLIBC_TUNABLES": "glibc.malloc.mmap_threshold=65536"}) is False
+    tunables = "glibc.rtld.optional_static_tls=4096:glibc.malloc.trim_threshold=1"
+    assert keep_freed_memory({"GLIBC_TUNABLES": tunables}) is False

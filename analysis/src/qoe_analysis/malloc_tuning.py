@@ -39,10 +39,12 @@ def keep_freed_memory(environ: Mapping[str, str] | None = None) -> bool:
 
     False (and nothing changed) without glibc's ``mallopt`` (musl, macOS, Windows) or when
     one of ``MALLOC_MMAP_THRESHOLD_``, ``MALLOC_TRIM_THRESHOLD_``, ``MALLOC_TOP_PAD_`` is set
-    in the environment.
+    in the environment, or ``GLIBC_TUNABLES`` names a ``glibc.malloc.`` tunable.
     """
     env = os.environ if environ is None else environ
     if any(name in env for name in _USER_SETTINGS):
+        return False
+    if "glibc.malloc." in env.get("GLIBC_TUNABLES", ""):
         return False
     try:
         mallopt = ctypes.CDLL(None).mallopt  # the C library this process runs on

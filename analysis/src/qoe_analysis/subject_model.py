@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
-from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.tabular import column_codes, first_positions, group_codes
 from qoe_analysis.text_order import sort_by_text
 
 # SciPy and scikit-learn are imported inside the functions that use them: importing
@@ -132,6 +132,7 @@ def _alternate(
     max_iter: int,
     start: Array | None = None,
     weight: Array | None = None,
+    rating_var: float | None = None,
 ) -> tuple[Array, Array, Array, int, float, bool]:
     """Block-coordinate ascent on L for the observations (r, c, u); returns ψ, Δ, υ², …
 
@@ -141,6 +142,8 @@ def _alternate(
     the row stands for (:func:`_rater_types`). A rater's own sums (Δ, υ²) are not
     weighted; the sums over raters (ψ, the block means of Δ) count each one ``weight``
     times, so the estimates are those of the raters written out one by one.
+    ``rating_var``: the variance of all ratings (default: of ``u``), which sets the floor
+    of υ²; with weights, ``u`` holds each type's ratings once, so the caller passes it.
     """
     n_i = np.bincount(r, minlength=n_r).astype(np.float64)
     n_j = np.bincount(c, minlength=n_c).astype(np.float64)
@@ -191,7 +194,8 @@ def _alternate(
     # MOS is sureal's starting point; a refit after leaving raters out starts from the
     # previous solution
     psi = sum_u / n_j if start is None else start.copy()
-    floor = _DEGENERATE_VAR * max(float(np.var(u)), 1e-12) * 1e-2
+    variance = float(np.var(u)) if rating_var is None else rating_var
+    floor = _DEGENERATE_VAR * max(variance, 1e-12) * 1e-2
     change = np.inf
     converged = False
     iterations = 0
@@ -250,8 +254,9 @@ def _rater_types(r: IntArray, c: IntArray, u: Array, n_r: int) -> _RaterTypes | 
     :func:`_alternate`: it updates each type once, weighting the sums over raters by the
     type's size. A study of a million ratings by 100,000 raters of 10 ratings on a
     5-point scale has about 25,000 types. Types are numbered in the order of their first
-    raters, so the design's blocks keep their order. Raters with more ratings than 16 or
-    than 4× the mean are not grouped (a padded row per rater would not pay)."""
+    raters, so the design's blocks keep their order. Each rater's observations become one
+    padded row as wide as the most ratings of a rater: when that exceeds both 16 and 4× the
+    mean, no rater is grouped (``None``; the padding would not pay)."""
     counts = np.bincount(r, minlength=n_r)
     present = np.flatnonzero(counts)
     width = int(counts.max(initial=0))
@@ -276,8 +281,8 @@ def _rater_types(r: IntArray, c: IntArray, u: Array, n_r: int) -> _RaterTypes | 
     of_rater = np.full(n_r, -1, dtype=np.int64)
     of_rater[present] = type_of_present
     n_types = len(firsts)
-    first_rater = np.empty(n_types, dtype=np.int64)
-    first_rater[type_of_present[::-1]] = present[::-1]  # the last write is the first rater
+    # type numbers follow the first appearance among the raters in order
+    first_rater = present[first_positions(np.asarray(type_of_present))]
     is_first = np.zeros(n_r, dtype=bool)
     is_first[first_rater] = True
     mine = is_first[r]
@@ -400,6 +405,7 @@ def fit_subject_model_arrays(
                 max_iter,
                 start,
                 types.weight,
+                float(np.var(u)),  # of every rating: the floor of υ² as in the plain path
             )
             rater_blocks = np.where(types.of_rater >= 0, t_blocks[0][types.of_rater], -1)
             blocks = (rater_blocks, t_blocks[1], t_blocks[2])

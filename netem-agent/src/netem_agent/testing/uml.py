@@ -22,6 +22,7 @@ import hashlib
 import os
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -80,19 +81,42 @@ def needs_xstate_shim(cpuinfo: str | None = None) -> bool:
     return False
 
 
+def _private_directory(directory: Path | None) -> Path:
+    """``directory``, or this user's ``netem-agent-<uid>`` in the temporary directory, made
+    0700 if new. A directory that is not this user's own, or that others can write to, is
+    refused: a library found there would be preloaded into linux.uml."""
+    if directory is None:
+        directory = Path(tempfile.gettempdir()) / f"netem-agent-{os.getuid()}"
+        directory.mkdir(mode=0o700, exist_ok=True)
+    _check_private(directory)
+    return directory
+
+
+def _check_private(path: Path) -> None:
+    info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+        raise RuntimeError(
+            f"{path} is not a private file of this user (owner uid {info.st_uid}, mode "
+            f"{stat.S_IMODE(info.st_mode):o}): refusing to preload a library from it"
+        )
+
+
 def build_xstate_shim(directory: Path | None = None) -> str:
     """The compiled ``uml_xstate_shim.c`` (built with gcc once per version of the source,
-    in the temporary directory unless ``directory`` is given; the file appears atomically)."""
+    in this user's private directory under the temporary directory unless ``directory`` is
+    given; the file appears atomically). A library is reused only if this user owns it and
+    nobody else can write it (:func:`_check_private`)."""
     source = SHIM_SOURCE.read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:16]
-    target = Path(directory or tempfile.gettempdir()) / f"netem-agent-uml-xstate-{digest}.so"
+    target = _private_directory(directory) / f"netem-agent-uml-xstate-{digest}.so"
     if target.exists():
+        _check_private(target)
         return str(target)
     compiler = shutil.which("gcc") or shutil.which("cc")
     if compiler is None:
         raise Missing(
             "this CPU's XSAVE area is larger than user-mode-linux 6.1 handles, and the shim "
-            "for it needs a C compiler: install the Debian package 'gcc'"
+            f"for it needs a C compiler: install the Debian package '{PACKAGES['gcc']}'"
         )
     partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
     flags = ["-shared", "-fPIC", "-O2", "-Wall", "-o", str(partial)]
@@ -104,6 +128,7 @@ def build_xstate_shim(directory: Path | None = None) -> str:
     if built.returncode != 0:
         partial.unlink(missing_ok=True)
         raise RuntimeError(f"building {SHIM_SOURCE.name} failed:\n{built.stderr}")
+    partial.chmod(0o755)
     os.replace(partial, target)
     return str(target)
 
