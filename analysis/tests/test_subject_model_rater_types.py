@@ -158,3 +158,19 @@ def test_grouped_fit_matches_sureal() -> None:
     assert np.abs(fit.inconsistency - ref_v).max() <= 0.01
     # raters of a triple get the same estimates
     assert np.ptp(fit.bias.reshape(10, 3), axis=1).max() == 0.0
+
+
+def test_grouped_fit_with_exactly_fitted_raters(monkeypatch: pytest.MonkeyPatch) -> None:
+    # few conditions, continuous ratings, every rater three times: the refits after leaving
+    # out the raters the model fits exactly run on the grouped path, with the floor of υ²
+    # from every rating as on the plain path
+    rng = np.random.default_rng(4)
+    quality = rng.uniform(1, 5, 6)
+    u = quality[None, :] + rng.normal(0, 0.5, (10, 1)) + rng.normal(0, 0.4, (10, 6))
+    u[0] = quality + 0.3  # rater 0 agrees with the qualities up to a bias: fitted exactly
+    u = np.repeat(u, 3, axis=0)
+    i, j = np.nonzero(np.ones_like(u, dtype=bool))
+    assert _rater_types(i, j, u[i, j], 30) is not None
+    grouped, plain = _both_paths(monkeypatch, i, j, u[i, j], 30, 6)
+    assert {issue["kind"] for issue in plain.issues} == {"fitted_exactly"}
+    _assert_same_fit(grouped, plain)
