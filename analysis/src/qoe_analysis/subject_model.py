@@ -384,10 +384,12 @@ def fit_subject_model_arrays(
             obs[:] = False
             break
         start = None if psi_s is None else np.where(np.isfinite(psi_s), psi_s, 0.0)
+        # of every rating, on both paths: the floor of υ² and the scale of an exact fit
+        rating_var = float(np.var(u))
         if types is None:
             blocks = _blocks(r, c, n_raters, n_conditions)
             psi_s, delta_s, var_s, iterations, change, converged = _alternate(
-                r, c, u, n_raters, n_conditions, blocks, tol, max_iter, start
+                r, c, u, n_raters, n_conditions, blocks, tol, max_iter, start, None, rating_var
             )
         else:  # one row per type of rater: a rater's type is left out with the rater
             mine = keep_rater[types.first_rater][types.r]
@@ -405,13 +407,13 @@ def fit_subject_model_arrays(
                 max_iter,
                 start,
                 types.weight,
-                float(np.var(u)),  # of every rating: the floor of υ² as in the plain path
+                rating_var,
             )
             rater_blocks = np.where(types.of_rater >= 0, t_blocks[0][types.of_rater], -1)
             blocks = (rater_blocks, t_blocks[1], t_blocks[2])
             delta_s, var_s = types.expand(t_delta), types.expand(t_var)
         total_iterations += iterations
-        scale = max(float(np.var(u)), 1e-12)
+        scale = max(rating_var, 1e-12)
         exact = np.flatnonzero(keep_rater & (var_s <= _DEGENERATE_VAR * scale))
         if exact.size:
             issues.append(

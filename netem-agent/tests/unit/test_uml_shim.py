@@ -67,10 +67,9 @@ OPMASK_OFFSET = 1088  # k0, in the standard XSAVE format ptrace uses
 
 def _area_size(libc: ctypes.CDLL, pid: int) -> int:
     """The host's full XSAVE size: what a GET with a large buffer fills."""
-    buffer = ctypes.create_string_buffer(65536)
-    iov = (ctypes.c_void_p * 2)(ctypes.addressof(buffer), len(buffer))
-    assert libc.ptrace(GETREGSET, pid, NT_X86_XSTATE, ctypes.addressof(iov)) == 0
-    return int(iov[1])
+    result, filled = _call(libc.ptrace, GETREGSET, pid, ctypes.create_string_buffer(65536))
+    assert result == 0
+    return filled
 
 
 @pytest.fixture
@@ -91,13 +90,19 @@ def stopped_child() -> Iterator[int]:
         os.waitpid(pid, 0)
 
 
-def _regset(function: object, request: int, pid: int, buffer: ctypes.Array[ctypes.c_char]) -> int:
+def _call(
+    function: object, request: int, pid: int, buffer: ctypes.Array[ctypes.c_char]
+) -> tuple[int, int]:
+    """``ptrace(request, pid, NT_X86_XSTATE, &iov)`` on ``buffer``: (result, iov_len after)."""
     iov = (ctypes.c_void_p * 2)(ctypes.addressof(buffer), len(buffer))
-    call = function  # ptrace(request, pid, NT_X86_XSTATE, &iov)
-    call.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]  # type: ignore[attr-defined]
-    call.restype = ctypes.c_long  # type: ignore[attr-defined]
-    result: int = call(request, pid, NT_X86_XSTATE, ctypes.addressof(iov))  # type: ignore[operator]
-    return result
+    function.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]  # type: ignore[attr-defined]
+    function.restype = ctypes.c_long  # type: ignore[attr-defined]
+    result: int = function(request, pid, NT_X86_XSTATE, ctypes.addressof(iov))  # type: ignore[operator]
+    return result, int(iov[1] or 0)
+
+
+def _regset(function: object, request: int, pid: int, buffer: ctypes.Array[ctypes.c_char]) -> int:
+    return _call(function, request, pid, buffer)[0]
 
 
 def test_uml_sized_set_works_through_the_shim(stopped_child: int, tmp_path: Path) -> None:
