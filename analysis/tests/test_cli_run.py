@@ -3,6 +3,7 @@ ending with ``os._exit`` only after the output is flushed."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -53,8 +54,10 @@ def test_document_is_kept_until_the_exit_by_run_only(
         raise Exited(code)
 
     monkeypatch.setattr(cli, "_kept_until_exit", None)
+    assert gc.isenabled()
     assert cli.main(["analyze", str(RATINGS)]) == 0  # a caller's process: nothing is kept
     assert cli._kept_until_exit is None
+    assert gc.isenabled()  # nor is its garbage collector switched off
     printed = json.loads(capsysbinary.readouterr().out)
 
     monkeypatch.setattr(sys, "argv", ["qoe-analysis", "analyze", str(RATINGS)])
@@ -62,9 +65,14 @@ def test_document_is_kept_until_the_exit_by_run_only(
     # the test process keeps its allocator and its environment
     monkeypatch.setattr(cli, "keep_freed_memory", lambda: False)
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", os.environ.get("OPENBLAS_NUM_THREADS", "1"))
-    with pytest.raises(Exited) as exited:
-        cli.run()
+    try:
+        with pytest.raises(Exited) as exited:
+            cli.run()
+        collector_on = gc.isenabled()
+    finally:
+        gc.enable()
     assert exited.value.args == (0,)
+    assert not collector_on  # the command's own process runs without the cycle collector
     assert json.loads(capsysbinary.readouterr().out) == printed
     kept = cli._kept_until_exit
     assert kept is not None and len(kept) == 1 and kept[0]["meta"] == printed["meta"]
