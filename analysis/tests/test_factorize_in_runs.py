@@ -51,3 +51,19 @@ CELLS = st.one_of(
 def test_equals_pd_factorize(runs: list[tuple[Any, int]]) -> None:
     values = np.array([cell for cell, length in runs for _ in range(length)], dtype=object)
     same_as_pandas(values)
+
+
+def test_integer_keys_keep_their_dtype() -> None:
+    keys = np.array([5, 5, 5, 2, 2, 9, 5, 5, 2], dtype=np.int64)
+    codes, uniques = factorize_in_runs(keys)
+    assert codes.tolist() == [0, 0, 0, 1, 1, 2, 0, 0, 1]
+    assert uniques.dtype == np.int64 and uniques.tolist() == [5, 2, 9]
+    same_as_pandas(keys)
+    same_as_pandas(np.arange(5000, dtype=np.int64) % 7)  # no runs: factorised as it is
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(1, 6)), max_size=60))
+def test_integer_runs_equal_pd_factorize(runs: list[tuple[int, int]]) -> None:
+    keys = np.array([key for key, length in runs for _ in range(length)], dtype=np.int64)
+    same_as_pandas(keys)

@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from qoe_analysis.p913 import (
-    fixed3,
     p913_iterated_screening,
     screening_reasons,
     sorted_distinct,
@@ -121,12 +120,6 @@ def _reasons_row_by_row(
                 "than two conditions/scenarios), so the rule cannot decide"
             )
     return out
-
-
-def test_fixed3_by_hand() -> None:
-    values = np.array([0.0625, -0.0005, 1.0, np.nan, -np.inf, 0.12345])
-    # 0.0625 is a tie in binary: rounded half to even, as f"{0.0625:.3f}" does
-    assert fixed3(values) == ["0.062", "-0.001", "1.000", "undefined", "undefined", "0.123"]
 
 
 def test_screening_reasons_hand_case() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from qoe_analysis.reliability import session_codes
 from qoe_analysis.report_notes import _sessions_per_game
 
 
@@ -28,6 +29,8 @@ def test_by_hand_with_an_unused_category() -> None:
     )
     assert _sessions_per_game(table) == {"rpg": 3, "shooter": 1}
     assert list(_sessions_per_game(table)) == ["rpg", "shooter"]  # text order
+    # the report hands over the grouping the reliability rules made: the same counts
+    assert _sessions_per_game(table, session_codes(table)) == {"rpg": 3, "shooter": 1}
 
 
 @settings(max_examples=100, deadline=None)

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
+from qoe_analysis.number_text import fixed3
 from qoe_analysis.reliability import GroupedPearson
 from qoe_analysis.tabular import column_codes, group_codes
 from qoe_analysis.text_order import sort_by_text
@@ -37,14 +38,6 @@ __all__ = ["R1_THRESHOLD", "R2_THRESHOLD", "p913_iterated_screening"]
 
 R1_THRESHOLD = 0.75
 R2_THRESHOLD = 0.8
-
-
-def fixed3(values: np.ndarray[Any, Any]) -> list[str]:
-    """Each value with three decimals (``f"{v:.3f}"``), "undefined" where not finite."""
-    out = [f"{v:.3f}" for v in values.tolist()]
-    for i in np.flatnonzero(~np.isfinite(values)).tolist():
-        out[i] = "undefined"
-    return out
 
 
 def screening_reasons(

@@ -26,6 +26,7 @@ from qoe_analysis.jsonable import json_ready, records
 from qoe_analysis.p913 import p913_iterated_screening
 from qoe_analysis.reliability import (
     ScenarioGroup,
+    Sessions,
     inter_rater_agreement,
     intra_rater_reliability,
     scenario_groups,
@@ -69,7 +70,12 @@ class ItemStats:
     inter: list[dict[str, Any]]
     conds_all: pd.DataFrame
     subject: SubjectModelFit
-    n_sessions: int  # distinct (rater_id, session_id)
+    sessions: Sessions  # code per row and table of the distinct (rater_id, session_id, game)
+
+    @property
+    def n_sessions(self) -> int:
+        """Distinct (rater_id, session_id)."""
+        return len(self.sessions[1])
 
     @property
     def statuses(self) -> dict[str, pd.DataFrame]:
@@ -111,7 +117,7 @@ def item_stats(
         flat=flat,
         flat_status=straight_lining_status(table, flat, sessions=sessions),
         inter=inter_rater_agreement(table, groups, seed=seed, sessions=sessions),
-        n_sessions=len(sessions[1]),
+        sessions=sessions,
         conds_all=condition_table(table, scale=scale),
         subject=fit_subject_model(table),
     )

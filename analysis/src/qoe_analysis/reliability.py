@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO, SESSION
+from qoe_analysis.number_text import fixed3
 from qoe_analysis.scenario_groups import (
     FACTOR_GROUPS,
     ScenarioGroup,
@@ -229,7 +230,7 @@ def rho_reasons(
     reliable) where ρ is defined; where it is not, ``constant`` for a rater whose sessions
     covered two levels of a group (so their ratings were constant there), else
     ``uncovered``. The numbers are formatted for all raters at once."""
-    texts = [f"{v:.3f}" for v in np.abs(rho).tolist()]
+    texts = fixed3(np.abs(rho))  # "undefined" where ρ is NaN: replaced below
     above, below = f" > {cutoff:g}", f" <= {cutoff:g}"
     reasons = [
         f"|rho| = {t}{above if ok else below}"

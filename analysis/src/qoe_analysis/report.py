@@ -350,7 +350,16 @@ def analyze(
         },
         "thresholds": thresholds,
         "notes": {
-            **pilot_notes(table, groups, subject, thresholds, varying, sos_used.get("a"), scale),
+            **pilot_notes(
+                table,
+                groups,
+                subject,
+                thresholds,
+                varying,
+                sos_used.get("a"),
+                scale,
+                sessions=stats.sessions,
+            ),
             **dry_run_note(backends, len(table)),
         },
     }

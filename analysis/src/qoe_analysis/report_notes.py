@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import GAME, RATER, SESSION
-from qoe_analysis.reliability import ScenarioGroup, no_group_reason
-from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.design import GAME, RATER
+from qoe_analysis.reliability import ScenarioGroup, Sessions, no_group_reason, session_codes
+from qoe_analysis.tabular import column_codes
 from qoe_analysis.validation import RatingsValidationError
 
 __all__ = ["NoReliableRatersError", "no_reliable_message", "pilot_notes"]
@@ -52,10 +52,12 @@ def no_reliable_message(intra: pd.DataFrame, cutoff: float, design_gap: str | No
     )
 
 
-def _sessions_per_game(table: pd.DataFrame) -> dict[str, int]:
+def _sessions_per_game(table: pd.DataFrame, sessions: Sessions | None = None) -> dict[str, int]:
     """Distinct (rater, session) pairs per game, games in text order. Counted on integer
-    codes: no row becomes text (a game's text names one game in a validated table)."""
-    _, triples = group_codes(table, [RATER, SESSION, GAME])
+    codes: no row becomes text (a game's text names one game in a validated table).
+    ``sessions``: :func:`~qoe_analysis.reliability.session_codes` of ``table`` when the
+    caller has it."""
+    _, triples = session_codes(table) if sessions is None else sessions
     game_of_triple, games = column_codes(triples[GAME])
     counts: dict[str, int] = {}
     for game, n in zip(games, np.bincount(game_of_triple, minlength=len(games)), strict=True):
@@ -72,11 +74,14 @@ def pilot_notes(
     varying: Sequence[str],
     sos_a: float | None,
     scale: Mapping[str, Any] | None = None,
+    *,
+    sessions: Sessions | None = None,
 ) -> dict[str, str]:
-    """``{section: reason}`` for each section that is (partly) not computable."""
+    """``{section: reason}`` for each section that is (partly) not computable.
+    ``sessions``: :func:`~qoe_analysis.reliability.session_codes` of ``table``, if made."""
     notes: dict[str, str] = {}
     low, high = (1, 5) if scale is None else (scale["min"], scale["max"])
-    per_game = _sessions_per_game(table)
+    per_game = _sessions_per_game(table, sessions)
     if sos_a is None or not np.isfinite(sos_a):
         notes["sos_hypothesis"] = (
             "needs conditions (scenario x game) with >= 2 ratings whose MOS is not at a scale "

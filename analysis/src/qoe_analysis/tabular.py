@@ -30,8 +30,8 @@ def factorize_in_runs(
     values: np.ndarray[Any, Any],
 ) -> tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, Any]]:
     """``pd.factorize(values)`` (codes in order of first appearance, −1 for a missing value)
-    for an object column whose equal values mostly come in runs: a rater's or a session's
-    rows one after another, as a study's export writes them.
+    for an object column, or integer keys, whose equal values mostly come in runs: a
+    rater's or a session's rows one after another, as a study's export writes them.
 
     Only the first value of each run (``values[i] != values[i − 1]``) is hashed; its code is
     repeated over the run. Python's ``==`` decides both, so the codes are pandas' own. A
@@ -49,13 +49,15 @@ def factorize_in_runs(
             np.not_equal(values[1:], values[:-1], out=starts[1:])
     except TypeError:  # pd.NA != x is NA, which has no truth value
         mostly_runs = False
+    # the distinct values keep the input's dtype (pandas' own uniques), object for objects
+    kind = object if values.dtype == object else None
     if not mostly_runs:
         codes, uniques = pd.factorize(values)
-        return np.asarray(codes), np.asarray(uniques, dtype=object)
+        return np.asarray(codes), np.asarray(uniques, dtype=kind)
     first = np.flatnonzero(starts)
     run_codes, uniques = pd.factorize(values[first])
     lengths = np.diff(first, append=n)
-    return np.repeat(np.asarray(run_codes), lengths), np.asarray(uniques, dtype=object)
+    return np.repeat(np.asarray(run_codes), lengths), np.asarray(uniques, dtype=kind)
 
 
 def row_keys(frame: pd.DataFrame, columns: Sequence[str]) -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -98,7 +100,8 @@ def group_codes(
     Codes follow the order of first appearance; the table's columns keep the dtypes of
     ``frame`` (categoricals stay categorical).
     """
-    combined = np.asarray(pd.factorize(row_keys(frame, columns))[0], dtype=np.int64)
+    # the rows of a rater or a session come one after another: only each run's key hashed
+    combined = np.asarray(factorize_in_runs(row_keys(frame, columns))[0], dtype=np.int64)
     first = first_positions(combined)
     table = pd.DataFrame(
         {column: frame[column].iloc[first].reset_index(drop=True) for column in columns}
