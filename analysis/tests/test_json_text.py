@@ -82,6 +82,34 @@ def test_non_string_keys_are_left_to_the_encoder() -> None:
     assert b"".join(json_pieces(doc, indent=0)) == json.dumps(doc, indent=0).encode()
 
 
+keys = st.text(max_size=4) | st.integers(-3, 3) | st.none() | st.booleans()
+mixed_documents = st.recursive(
+    scalars,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(keys, children, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(doc=st.dictionaries(st.text(max_size=6), mixed_documents, max_size=5))
+def test_compact_text_with_keys_of_any_type_is_the_encoders(doc: dict[str, object]) -> None:
+    # a piece is first encoded for str keys only and again when a key is not a str
+    assert b"".join(json_pieces(doc)) == orjson.dumps(doc, option=OPTIONS)
+
+
+def test_a_str_subclass_key_and_a_deep_value_with_other_keys() -> None:
+    class Key(str):
+        pass
+
+    deep: object = {1: "x"}
+    for _ in range(300):
+        deep = [deep]
+    doc = {"a": {Key("k"): np.str_("v")}, "b": {"c": deep}}
+    joined = b"".join(json_pieces(doc))
+    assert joined.startswith(b'{"a":{"k":"v"},"b":{"c":[[[')
+    assert json.loads(joined)["b"]["c"] == json.loads(json.dumps(deep))
+
+
 def test_a_value_deeper_than_orjson_allows_is_still_encoded() -> None:
     deep: list[object] = [1.5]
     for _ in range(300):  # orjson refuses more than 254 levels
