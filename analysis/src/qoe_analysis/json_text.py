@@ -66,12 +66,11 @@ def json_pieces(value: Any, *, indent: int | None = None, depth: int = 4) -> Ite
 
 def _compact(value: Any, level: int) -> bytes:
     try:
-        try:
-            return orjson.dumps(value, option=_STR_KEY_OPTIONS)
-        except orjson.JSONEncodeError as exc:
-            if "Dict key must be str" not in str(exc):
-                raise
-            return orjson.dumps(value, option=OPTIONS)  # a key that is not a str: spelt
+        return orjson.dumps(value, option=_STR_KEY_OPTIONS)
+    except orjson.JSONEncodeError:
+        pass  # a key that is not a str, or an error the full options meet again below
+    try:
+        return orjson.dumps(value, option=OPTIONS)
     except orjson.JSONEncodeError as exc:
         # orjson stops at 254 nested levels; a decision tree of ~125 levels would reach
         # that, the standard library's encoder goes ~4× deeper: the same value, compact
