@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import io
+import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from qoe_analysis import RatingsValidationError, load_ratings, validate_ratings
 from qoe_analysis.cli import main
 from qoe_analysis.csv_cells import unescape_text_cell
@@ -206,9 +209,21 @@ def test_any_escaped(values: list[object], expected: bool) -> None:
     assert expected == any(isinstance(v, str) and unescape_text_cell(v) != v for v in values)
 
 
-def test_escaped_and_numeric_looking_text_cells() -> None:
-    """``'=x`` and ``=x`` are one game; ids that look like numbers or booleans are text as
-    written (pandas ≥ 3.1 converts such categories: 01, 1 and 1.0 became one rater)."""
+def as_source(buffer: io.StringIO, kind: str, tmp_path: Path) -> io.StringIO | Path:
+    """The CSV as a stream or as a file (a path: the loader reads it a second time when
+    the parser's categories of the design columns are not texts)."""
+    if kind == "stream":
+        return buffer
+    path = tmp_path / "ratings.csv"
+    path.write_text(buffer.getvalue(), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["stream", "path"])
+def test_escaped_and_numeric_looking_text_cells(kind: str, tmp_path: Path) -> None:
+    """``'=x`` and ``=x`` are one game; ids, games and scenarios that look like numbers or
+    booleans are text as written (pandas ≥ 3.1 converts such categories: 01, 1 and 1.0
+    became one rater), whether the file is given as a stream or by its path."""
     rows = [
         "01,s1,'=x,fast,B,0,0,0,0,5,30",
         "01,s1,'=x,fast,D1,80,80,0,0,4,30",
@@ -217,21 +232,84 @@ def test_escaped_and_numeric_looking_text_cells() -> None:
         "2,s2,=x,fast,B,0,0,0,0,4,25",
         "2,s2,=x,fast,D1,80,80,0,0,3,25",
     ]
-    df = load_ratings(csv(rows))
+    df = load_ratings(as_source(csv(rows), kind, tmp_path))
     assert df["game"].cat.categories.to_list() == ["=x"]
     assert df["rater_id"].cat.categories.to_list() == ["01", "1", "1.0", "2"]
     assert df["rater_id"].cat.codes.to_list() == [0, 0, 1, 2, 3, 3]
     booleans = load_ratings(
-        csv(
-            [
-                "TRUE,s1,g,fast,01,0,0,0,0,5,30",
-                "TRUE,s1,g,fast,02,80,80,0,0,4,30",
-                "true,s2,g,fast,01,0,0,0,0,4,25",
-            ]
+        as_source(
+            csv(
+                [
+                    "TRUE,s1,g,fast,01,0,0,0,0,5,30",
+                    "TRUE,s1,g,fast,02,80,80,0,0,4,30",
+                    "true,s2,g,fast,01,0,0,0,0,4,25",
+                    "true,s2,g,fast,1.0,80,80,0,0,4,25",
+                ]
+            ),
+            kind,
+            tmp_path,
         )
     )
     assert booleans["rater_id"].cat.categories.to_list() == ["TRUE", "true"]
-    assert booleans["scenario"].cat.categories.to_list() == ["01", "02"]
+    assert booleans["scenario"].cat.categories.to_list() == ["01", "02", "1.0"]
+    games = load_ratings(
+        as_source(
+            csv(
+                [
+                    "r1,s1,TRUE,fast,B,0,0,0,0,5,30",
+                    "r1,s1,TRUE,fast,D,80,80,0,0,4,30",
+                    "r2,s2,true,slow,B,0,0,0,0,4,25",
+                    "r3,s3,2048,slow,B,0,0,0,0,4,25",
+                ]
+            ),
+            kind,
+            tmp_path,
+        )
+    )
+    assert games["game"].cat.categories.to_list() == ["2048", "TRUE", "true"]
+    assert games["game"].cat.codes.to_list() == [1, 1, 2, 0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    games=st.lists(
+        st.sampled_from(["g", "01", "1", "1.0", "TRUE", "true", "'=x", "=x", "'+1", "NA", " "]),
+        min_size=1,
+        max_size=3,
+        unique=True,
+    ),
+    scenarios=st.lists(
+        st.sampled_from(["B", "01", "1", "2.5", "-1", "'-1", "False", "nan", "D1"]),
+        min_size=1,
+        max_size=4,
+        unique=True,
+    ),
+)
+def test_file_and_stream_load_alike(games: list[str], scenarios: list[str]) -> None:
+    """Loading a file by its path (design columns factorised by the parser, read again
+    as text when pandas converted their categories) gives the table, or the error, that
+    loading the same text as a stream gives."""
+    rows = [
+        f"r{i},s{i},{game},slow,{scenario},{10 * j},0,0,0,{1 + (i + j) % 5},30"
+        for i, game in enumerate(games)
+        for j, scenario in enumerate(scenarios)
+    ]
+    text = csv(rows).getvalue()
+    results = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "ratings.csv"
+        path.write_text(text, encoding="utf-8")
+        for source in (io.StringIO(text), path):
+            try:
+                results.append(load_ratings(source))
+            except RatingsValidationError as exc:
+                results.append((str(exc), exc.column, exc.line))
+    from_stream, from_path = results
+    if isinstance(from_stream, pd.DataFrame):
+        assert isinstance(from_path, pd.DataFrame)
+        pd.testing.assert_frame_equal(from_path, from_stream, check_categorical=True)
+    else:
+        assert from_path == from_stream
 
 
 @pytest.mark.parametrize(

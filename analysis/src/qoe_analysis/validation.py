@@ -61,6 +61,8 @@ __all__ = [
 ]
 
 _TEXT_COLUMNS = (RATER, SESSION, GAME, PACE, SCENARIO)
+#: text columns of a study's design with a few values each, factorised by the CSV parser
+_FEW_VALUED = (GAME, PACE, SCENARIO, ITEM)
 #: (code per row, −1 when missing; the distinct values the codes index) of a text column
 Factorised = tuple[np.ndarray[Any, Any], list[Any]]
 _FIRST_LINE_ATTR = "qoe_analysis_first_line"
@@ -95,21 +97,35 @@ def load_ratings(
 ) -> pd.DataFrame:
     """Read a ratings CSV and return the validated table (see :func:`validate_ratings`).
 
-    The text columns are read as text (``str``), exactly as written: read as
-    categoricals, pandas ≥ 3.1 converts the categories of a column whose values all look
-    like numbers or booleans (GH#56044), which merged the raters ``007`` and ``7`` into one
-    rater ``7`` and renamed a scenario ``01`` to ``1``. Each text column is factorised
-    once (as fast as the categorical read) and un-escaping touches the distinct values
-    only. The file is parsed by one thread: pandas' parallel reader (a file over 5 MB)
-    costs more CPU than it saves and yields the same table.
+    The text columns are taken exactly as written. The design columns with a handful of
+    values (:data:`_FEW_VALUED`: game, pace, scenario, item) of a file given by its path
+    are factorised by the parser itself, which makes no ``str`` per cell; but pandas ≥ 3.1
+    converts the categories of a column whose values all look like numbers or booleans
+    (GH#56044: scenarios ``01`` and ``1`` would become one scenario ``1``), so when a
+    column's categories come back as anything but text the file is read again with every
+    text column as ``str``. A stream (which may not be read twice) is read as ``str`` at
+    once, as are the rater and session columns (thousands of values: merging the parser's
+    per-chunk categories would cost more than factorising the column once). Un-escaping
+    touches the distinct values only. The file is parsed by one thread: pandas' parallel
+    reader (a file over 5 MB) costs more CPU than it saves and yields the same table.
     """
+    categorical = isinstance(source, str | os.PathLike)
+    raw = _read_csv(source, categorical=categorical)
+    if categorical and not _categories_are_text(raw):
+        raw = _read_csv(source, categorical=False)
+    table, factorised = _unescaped(_without_trailing_blanks(raw))
+    return _validated(table, first_line=2, sidecar=sidecar, factorised=factorised)
+
+
+def _read_csv(source: str | os.PathLike[str] | IO[str], *, categorical: bool) -> pd.DataFrame:
+    """The CSV as pandas parses it, the text columns as ``str`` (the few-valued ones as
+    categoricals when ``categorical``); parser errors as :class:`RatingsValidationError`."""
+    dtype: dict[str, Any] = dict.fromkeys((*_TEXT_COLUMNS, ITEM), str)
+    if categorical:
+        dtype.update(dict.fromkeys(_FEW_VALUED, "category"))
     try:
         with _one_thread():
-            raw = pd.read_csv(
-                source,
-                dtype=dict.fromkeys((*_TEXT_COLUMNS, ITEM), str),
-                skip_blank_lines=False,
-            )
+            return pd.read_csv(source, dtype=dtype, skip_blank_lines=False)
     except pd.errors.EmptyDataError:
         raise RatingsValidationError("the ratings file is empty", line=1) from None
     except pd.errors.ParserError as exc:
@@ -120,8 +136,16 @@ def load_ratings(
         ) from None
     except UnicodeDecodeError as exc:
         raise RatingsValidationError(f"the file is not UTF-8 text ({exc.reason})") from None
-    table, factorised = _unescaped(_without_trailing_blanks(raw))
-    return _validated(table, first_line=2, sidecar=sidecar, factorised=factorised)
+
+
+def _categories_are_text(raw: pd.DataFrame) -> bool:
+    """Whether every categorical column's categories are the texts of the file (not
+    numbers or booleans pandas made of them)."""
+    return all(
+        all(type(value) is str for value in raw[column].cat.categories.tolist())
+        for column in raw.columns
+        if isinstance(raw[column].dtype, pd.CategoricalDtype)
+    )
 
 
 def _one_thread() -> contextlib.AbstractContextManager[object]:
@@ -153,17 +177,31 @@ def _unescaped(raw: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Factorised]]:
     Each distinct text is un-escaped once (a column of a million ratings has a few
     thousand distinct raters and a handful of games); the column is rebuilt only when a
     value changed. Also returns the factorisation of each text column that had nothing
-    to un-escape (:func:`_factorised`), which validation then reuses."""
+    to un-escape (:func:`_factorised`) and of each categorical column (its codes and
+    un-escaped categories), which validation then reuses."""
     factorised: dict[str, Factorised] = {}
     for column in raw.columns:
         series = raw[column]
-        if _is_text(series.dtype):
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            factorised[str(column)] = _categorical_unescaped(series)
+        elif _is_text(series.dtype):
             codes, distinct = _factorised(series)
             if _any_escaped(distinct):
                 raw[column] = _unescaped_text(series, codes, distinct)
             elif isinstance(series.dtype, pd.StringDtype):  # validation factorises it so
                 factorised[str(column)] = (codes, distinct)
     return raw, factorised
+
+
+def _categorical_unescaped(series: pd.Series) -> Factorised:
+    """(codes, categories un-escaped) of a column the parser read as a categorical; two
+    categories may become one text, which :func:`_text_column` merges."""
+    cat = series.array
+    assert isinstance(cat, pd.Categorical)
+    distinct = cat.categories.tolist()
+    if _any_escaped(distinct):
+        distinct = [unescape_text_cell(v) if isinstance(v, str) else v for v in distinct]
+    return np.asarray(cat.codes), distinct
 
 
 def _factorised(series: pd.Series) -> Factorised:
