@@ -7,7 +7,8 @@ Run from the repository root:  .venv/bin/python analysis/bench/bench_analyze.py
 * runs, interleaved in the same run (A B A B …, ``--repeat`` rounds, default 3), the real
   CLI in a subprocess (no --out, so no plots; stdout to a file) and the plain
   pandas/SciPy/scikit-learn script of analysis/bench/baseline_pandas.py, and at 1 M also
-  Weka 3.6 InfoGainAttributeEval + REPTree (``--weka-repeat`` rounds, default 1) when
+  Weka 3.6 InfoGainAttributeEval + REPTree (``--weka-repeat`` rounds, default 3: one in
+  each round, so a drift of the machine's speed moves both sides of the ratio) when
   ``java`` and weka.jar exist (Debian: ``apt-get install -y weka``);
 * per run: wall time, CPU = user + sys of the child and its peak RSS (``os.wait4``);
   medians over the rounds are compared;
@@ -196,7 +197,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds per size")
     parser.add_argument("--sizes", default="1200,100000,1000000", help="rows, comma-separated")
     parser.add_argument("--no-weka", action="store_true")
-    parser.add_argument("--weka-repeat", type=int, default=1, help="Weka rounds at 1 M")
+    parser.add_argument("--weka-repeat", type=int, default=3, help="Weka rounds at 1 M")
     parser.add_argument("--weka-heap", default="8g")
     parser.add_argument("--with-10m", action="store_true", help="also 10 M ratings (peak RSS)")
     parser.add_argument("--call", nargs="+", help=argparse.SUPPRESS)  # see in_child
@@ -268,6 +269,11 @@ def main() -> int:
                 )
         entry = {name: summarise(r) for name, r in runs.items() if r}
         if runs["weka"]:
+            # the CPU ratio of each round: how much one round's verdict can move
+            entry["cpu_ratio_to_weka_per_round"] = [
+                round(ours_run["cpu_s"] / weka_run["cpu_s"], 4)
+                for ours_run, weka_run in zip(runs["qoe-analysis"], runs["weka"], strict=False)
+            ]
             entry["weka_infogain_max_abs_diff"] = compare_infogain(
                 OUT / f"weka_infogain_{n}.txt", RUN_OUT / f"analysis_{n}.json"
             )

@@ -46,3 +46,26 @@ def test_same_rows_as_train_test_split() -> None:
                 holdout_rows(y, fraction, seed, stratify=stratify)
             continue
         assert sorted(holdout_rows(y, fraction, seed, stratify=stratify)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    "y",
+    [
+        np.array([2, 0, 2, 5, 0, 5, 2, 2, 0, 5, 5, 0]),  # counted: classes 0, 2, 5
+        np.array([True, False, True, True, False, False, True, False]),
+        np.array([3, 3, 64, 64, 3, 64, 3, 64], dtype=np.uint8),  # 64: sorted
+        np.array([-1, 1, -1, 1, 1, -1, 1, -1]),  # a negative class: sorted
+        np.array([0.5, 1.5, 0.5, 1.5, 0.5, 1.5, 0.5, 1.5]),
+        np.array(["b", "a", "b", "a", "b", "a", "a", "b"]),
+    ],
+)
+def test_same_rows_for_any_classes(y: np.ndarray) -> None:
+    """Counted small integer classes and sorted other classes hold out the rows
+    scikit-learn holds out (several classes, booleans, floats, texts)."""
+    from sklearn.model_selection import train_test_split
+
+    for seed in range(20):
+        _, expected = train_test_split(
+            np.arange(y.size), test_size=0.25, random_state=seed, stratify=y
+        )
+        assert sorted(holdout_rows(y, 0.25, seed, stratify=True)) == sorted(expected)

@@ -44,12 +44,11 @@ def holdout_rows(
     rng = np.random.RandomState(seed)
     if not stratify:
         return np.asarray(rng.permutation(n)[:n_test], dtype=np.intp)
-    classes, codes, class_counts = np.unique(target, return_inverse=True, return_counts=True)
+    by_class, class_counts = _rows_by_class(target)
     if class_counts.min() < 2:
         raise ValueError("stratified hold-out: every class needs at least 2 rows")
-    if n_train < classes.size or n_test < classes.size:
+    if n_train < class_counts.size or n_test < class_counts.size:
         raise ValueError("stratified hold-out: each part needs a row of every class")
-    by_class = np.split(np.argsort(codes, kind="stable"), np.cumsum(class_counts)[:-1])
     train_counts = _proportional_counts(class_counts, n_train, rng)
     test_counts = _proportional_counts(class_counts - train_counts, n_test, rng)
     held: list[IntArray] = []
@@ -60,6 +59,31 @@ def holdout_rows(
         held.append(shuffled[n_train_i : n_train_i + n_test_i])
     # scikit-learn shuffles both parts at the end; the draws no longer change the sets
     return np.concatenate(held).astype(np.intp)
+
+
+#: integer classes in 0 … this − 1 are counted, not sorted (:func:`_rows_by_class`)
+_COUNTED_CLASSES = 64
+
+
+def _rows_by_class(
+    target: np.ndarray[Any, Any],
+) -> tuple[list[IntArray], np.ndarray[Any, Any]]:
+    """The rows of each class in ascending row order, classes in sorted order (as
+    ``np.unique``), and the class sizes. Integer classes 0 … 63 (the acceptable /
+    unacceptable target) are counted and each class's rows found by one comparison; other
+    classes take a stable sort of the rows by class."""
+    if (
+        target.dtype.kind in "iub"
+        and target.size
+        and int(target.min()) >= 0
+        and int(target.max()) < _COUNTED_CLASSES
+    ):
+        counts = np.bincount(target.astype(np.intp, copy=False))
+        classes = np.flatnonzero(counts)
+        return [np.flatnonzero(target == value) for value in classes.tolist()], counts[classes]
+    _, codes, class_counts = np.unique(target, return_inverse=True, return_counts=True)
+    order = np.argsort(codes.reshape(-1), kind="stable")
+    return np.split(order, np.cumsum(class_counts)[:-1]), class_counts
 
 
 def _proportional_counts(
