@@ -15,11 +15,15 @@ def test_text_order_by_hand() -> None:
 
 @pytest.mark.parametrize("seed", range(20))
 @pytest.mark.parametrize("dtype", [object, "str"])
-def test_sort_by_text_is_stable_sort_values(seed: int, dtype: object) -> None:
+@pytest.mark.parametrize("order", ["any", "ascending", "descending"])
+def test_sort_by_text_is_stable_sort_values(seed: int, dtype: object, order: str) -> None:
+    """Any order, rows already in order (ties included: left in place) and reversed."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(0, 300))
     alphabet = list("abAB019_-é€ ")
     names = ["".join(rng.choice(alphabet, int(rng.integers(0, 5)))) for _ in range(n)]
+    if order != "any":
+        names.sort(reverse=order == "descending")
     frame = pd.DataFrame(
         {"x": rng.normal(size=n), "rater_id": pd.Series(names, dtype=dtype), "k": np.arange(n)}
     )

@@ -9,6 +9,7 @@ modules; this module only selects rows and arranges the output.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -66,7 +67,7 @@ def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
     status = {rule: frame["status"].astype(str).tolist() for rule, frame in statuses.items()}
     columns = list(raters.values())
     first = columns[0] if columns else []
-    in_order = first == sorted(first) and len(set(first)) == len(first)  # sorted, distinct
+    in_order = all(map(operator.lt, first, first[1:]))  # sorted and distinct
     if in_order and all(column == first for column in columns):
         return rows_as_dicts([RATER, *statuses], [first, *status.values()])
     merged: dict[str, dict[str, Any]] = {}

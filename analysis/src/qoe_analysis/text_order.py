@@ -8,6 +8,7 @@ by code point in ~0.03 s. A stable sort by one total order is one permutation, s
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,4 +30,8 @@ def sort_by_text(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     values = frame[column].tolist()
     if not all(type(v) is str for v in values):
         return frame.sort_values(column, kind="stable").reset_index(drop=True)
+    if all(map(operator.le, values, values[1:])):
+        # in order already (a table made from the validated, sorted rater categories): the
+        # stable sort moves no row, and one pass of comparisons costs half of sorting
+        return frame.reset_index(drop=True)
     return frame.take(text_order(values)).reset_index(drop=True)
