@@ -17,6 +17,7 @@ from qoe_analysis.csv_cells import unescape_text_cell
 from qoe_analysis.validation import (
     _any_escaped,
     _factorised,
+    _few_valued_columns,
     _provenance_column,
     _provenance_text,
     _text_column,
@@ -268,6 +269,69 @@ def test_escaped_and_numeric_looking_text_cells(kind: str, tmp_path: Path) -> No
     )
     assert games["game"].cat.categories.to_list() == ["2048", "TRUE", "true"]
     assert games["game"].cat.codes.to_list() == [1, 1, 2, 0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    answers=st.lists(
+        st.sampled_from(["low", "high", "01", "1", "1.0", "TRUE", "'=x", "=x", "", "NA", " "]),
+        min_size=1,
+        max_size=4,
+    ),
+    n_raters=st.integers(1, 40),
+)
+def test_questionnaire_columns_load_alike(answers: list[str], n_raters: int) -> None:
+    """A per-rater text column of a few values (read as a categorical from a file), one
+    with many (a value per rater: read as text) and the same columns from a stream give
+    the same table or the same error."""
+    header = HEADER + ",skill,email"
+    rows = [
+        f"r{i},s{i},g,slow,{scenario},{delay},0,0,0,{1 + (i + k) % 5},30,"
+        f"{answers[i % len(answers)]},p{i}@lab"
+        for i in range(n_raters)
+        for k, (scenario, delay) in enumerate((("B", 0), ("D", 80)))
+    ]
+    text = csv(rows, header).getvalue()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "ratings.csv"
+        path.write_text(text, encoding="utf-8")
+        few = _few_valued_columns(path)
+        results = []
+        for source in (io.StringIO(text), path):
+            try:
+                results.append(load_ratings(source))
+            except RatingsValidationError as exc:
+                results.append((str(exc), exc.column, exc.line))
+    assert "email" not in few or n_raters <= 32  # one value per rater: text beyond 32
+    from_stream, from_path = results
+    if isinstance(from_stream, pd.DataFrame):
+        assert isinstance(from_path, pd.DataFrame)
+        pd.testing.assert_frame_equal(from_path, from_stream, check_categorical=True)
+    else:
+        assert from_path == from_stream
+
+
+def test_few_valued_columns_by_hand(tmp_path: Path) -> None:
+    """The design columns always; a questionnaire's text answers; not the raters, numbers,
+    registry factors, provenance, or a column with more than 32 values in the first rows;
+    the design columns only for a file the peek cannot read."""
+    header = HEADER + ",skill,comment,agent_backend,ds_jitter_distribution"
+    rows = [
+        f"r{i},s{i},g,slow,B,0,0,0,0,3,{20 + i},{'low' if i % 2 else 'high'},note {i},tc,normal"
+        for i in range(40)
+    ]
+    path = tmp_path / "ratings.csv"
+    path.write_text(csv(rows, header).getvalue(), encoding="utf-8")
+    assert _few_valued_columns(path) == ("game", "game_pace", "scenario", "item", "skill")
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"rater_id,game\n\xff\xfe,g\n")
+    assert _few_valued_columns(bad) == ("game", "game_pace", "scenario", "item")
+    assert _few_valued_columns(tmp_path / "missing.csv") == (
+        "game",
+        "game_pace",
+        "scenario",
+        "item",
+    )
 
 
 @settings(max_examples=60, deadline=None)

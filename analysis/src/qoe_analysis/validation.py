@@ -97,32 +97,65 @@ def load_ratings(
 ) -> pd.DataFrame:
     """Read a ratings CSV and return the validated table (see :func:`validate_ratings`).
 
-    The text columns are taken exactly as written. The design columns with a handful of
-    values (:data:`_FEW_VALUED`: game, pace, scenario, item) of a file given by its path
-    are factorised by the parser itself, which makes no ``str`` per cell; but pandas ≥ 3.1
+    The text columns are taken exactly as written. Of a file given by its path, the
+    columns with a handful of values (:func:`_few_valued_columns`: game, pace, scenario,
+    item and the per-rater or per-session text columns such as a questionnaire's answers)
+    are factorised by the parser itself, which makes no ``str`` per cell. pandas ≥ 3.1
     converts the categories of a column whose values all look like numbers or booleans
     (GH#56044: scenarios ``01`` and ``1`` would become one scenario ``1``), so when a
-    column's categories come back as anything but text the file is read again with every
-    text column as ``str``. A stream (which may not be read twice) is read as ``str`` at
-    once, as are the rater and session columns (thousands of values: merging the parser's
-    per-chunk categories would cost more than factorising the column once). Un-escaping
-    touches the distinct values only. The file is parsed by one thread: pandas' parallel
-    reader (a file over 5 MB) costs more CPU than it saves and yields the same table.
+    column's categories come back as anything but text the file is read again with the
+    text columns as ``str``. A stream (which may not be read twice) is read that way at
+    once, and so are the rater and session columns (thousands of values: merging the
+    parser's per-chunk categories would cost more than factorising the column once).
+    Un-escaping touches the distinct values only. The file is parsed by one thread:
+    pandas' parallel reader (a file over 5 MB) costs more CPU than it saves and yields
+    the same table.
     """
-    categorical = isinstance(source, str | os.PathLike)
-    raw = _read_csv(source, categorical=categorical)
-    if categorical and not _categories_are_text(raw):
-        raw = _read_csv(source, categorical=False)
+    few_valued = _few_valued_columns(source) if isinstance(source, str | os.PathLike) else ()
+    raw = _read_csv(source, categorical=few_valued)
+    if few_valued and not _categories_are_text(raw):
+        raw = _read_csv(source, categorical=())
     table, factorised = _unescaped(_without_trailing_blanks(raw))
     return _validated(table, first_line=2, sidecar=sidecar, factorised=factorised)
 
 
-def _read_csv(source: str | os.PathLike[str] | IO[str], *, categorical: bool) -> pd.DataFrame:
-    """The CSV as pandas parses it, the text columns as ``str`` (the few-valued ones as
-    categoricals when ``categorical``); parser errors as :class:`RatingsValidationError`."""
+#: rows read ahead to find the few-valued text columns of a file (:func:`_few_valued_columns`)
+_PEEK_ROWS = 1000
+#: at most this many distinct values in the rows read ahead make a column "few-valued"
+_FEW_VALUES = 32
+
+
+def _few_valued_columns(path: str | os.PathLike[str]) -> tuple[str, ...]:
+    """The columns of the file to read as categoricals: the design's :data:`_FEW_VALUED`
+    ones and every other column that is neither the rater, the session, a registry factor,
+    an item column nor provenance and whose first :data:`_PEEK_ROWS` rows hold text with
+    at most :data:`_FEW_VALUES` distinct values (a questionnaire's answers; a free-text
+    or per-rater column has more and is read as ``str``). A file the peek cannot read
+    gets the design columns only; the full read then reports what is wrong with it."""
+    try:
+        with _one_thread():
+            head = pd.read_csv(path, nrows=_PEEK_ROWS, skip_blank_lines=False)
+    except (ValueError, OSError, pd.errors.ParserError):  # EmptyDataError is a ValueError
+        return _FEW_VALUED
+    known = {*REQUIRED_COLUMNS, *ITEM_COLUMNS, *PROVENANCE_COLUMNS}
+    extra = [
+        str(column)
+        for column in head.columns
+        if str(column) not in known
+        and not factor_columns_in([column])
+        and _is_text(head[column].dtype)
+        and head[column].nunique() <= _FEW_VALUES
+    ]
+    return (*_FEW_VALUED, *extra)
+
+
+def _read_csv(
+    source: str | os.PathLike[str] | IO[str], *, categorical: tuple[str, ...]
+) -> pd.DataFrame:
+    """The CSV as pandas parses it, the text columns as ``str`` and the ``categorical``
+    ones as categoricals; parser errors as :class:`RatingsValidationError`."""
     dtype: dict[str, Any] = dict.fromkeys((*_TEXT_COLUMNS, ITEM), str)
-    if categorical:
-        dtype.update(dict.fromkeys(_FEW_VALUED, "category"))
+    dtype.update(dict.fromkeys(categorical, "category"))
     try:
         with _one_thread():
             return pd.read_csv(source, dtype=dtype, skip_blank_lines=False)
