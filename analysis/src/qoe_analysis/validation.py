@@ -304,7 +304,7 @@ def _text_column(
     fail_at(codes < 0, column, first_line, lambda pos: "missing value")
     # a category without rows (a study's game nobody has rated yet) is no level of the data
     codes, levels = _used_levels(codes, levels)
-    texts = [str(c) for c in levels]
+    texts = list(map(str, levels))
     if not all(map(str.strip, texts)):  # a blank text
         blank = np.array([t.strip() == "" for t in texts], dtype=bool)
         fail_at(blank[codes], column, first_line, lambda pos: "missing value")
