@@ -55,3 +55,28 @@ def test_equals_pandas_grouping(runs: list[tuple[str, int, int]], shuffled: bool
     frame = pd.DataFrame(rows, columns=["rater", "level"])
     frame["rater"] = frame["rater"].astype("category")
     same_as_pandas(frame, ["rater", "level"])
+
+
+def test_one_condition_grouping_serves_the_item_statistics() -> None:
+    """``item_stats`` groups the ratings by scenario × game once; the P.913 screening, the
+    condition table and the subject model given that grouping give what they give when
+    they group the table themselves."""
+    from qoe_analysis import validate_ratings
+    from qoe_analysis.conditions import condition_table
+    from qoe_analysis.p913 import p913_iterated_screening
+    from qoe_analysis.subject_model import fit_subject_model
+    from qoe_analysis.synthetic import generate_study
+
+    ratings, _ = generate_study(40, 55, seed=5)
+    table = validate_ratings(ratings)
+    shared = group_codes(table, ["scenario", "game"])
+    own, given_ = p913_iterated_screening(table), p913_iterated_screening(table, conditions=shared)
+    pd.testing.assert_frame_equal(own[0], given_[0])
+    assert own[1] == given_[1]
+    pd.testing.assert_frame_equal(condition_table(table), condition_table(table, conditions=shared))
+    plain, reused = fit_subject_model(table), fit_subject_model(table, conditions=shared)
+    pd.testing.assert_frame_equal(plain.conditions, reused.conditions)
+    pd.testing.assert_frame_equal(plain.raters, reused.raters)
+    # a grouping of other rows is used as given: the argument is not ignored
+    other = group_codes(table.iloc[::-1].reset_index(drop=True), ["scenario", "game"])
+    assert not condition_table(table, conditions=other).equals(condition_table(table))

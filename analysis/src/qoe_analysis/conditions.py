@@ -25,7 +25,7 @@ import pandas as pd
 
 from qoe_analysis.design import ACR_MAX, ACR_MIN, GAME, RATING, SCENARIO
 from qoe_analysis.scales import default_scale, gob_cut, pow_cut, scale_points
-from qoe_analysis.tabular import group_codes
+from qoe_analysis.tabular import Grouping, group_codes
 
 # scipy.special is imported inside the functions that use them: importing qoe_analysis
 # (and the CLI) stays cheap. The Student t quantile comes from scipy.special.stdtrit, not
@@ -75,11 +75,16 @@ def mos_confidence_interval(
 
 
 def rating_histograms(
-    df: pd.DataFrame, by: Sequence[str], low: int = ACR_MIN, high: int = ACR_MAX
+    df: pd.DataFrame,
+    by: Sequence[str],
+    low: int = ACR_MIN,
+    high: int = ACR_MAX,
+    *,
+    groups: Grouping | None = None,
 ) -> pd.DataFrame:
     """Counts of each scale point (columns low..high, default ACR 1..5) per group of ``by``
-    (sorted group keys)."""
-    codes, keys = group_codes(df, list(by))
+    (sorted group keys); ``groups`` may pass ``group_codes(df, by)`` made already."""
+    codes, keys = group_codes(df, list(by)) if groups is None else groups
     levels = df[RATING].to_numpy(dtype=np.int64) - low
     n_levels = high - low + 1
     flat = np.bincount(codes * n_levels + levels, minlength=len(keys) * n_levels)
@@ -188,13 +193,18 @@ def summarise_values(
 
 
 def condition_table(
-    df: pd.DataFrame, level: float = 0.95, scale: dict[str, Any] | None = None
+    df: pd.DataFrame,
+    level: float = 0.95,
+    scale: dict[str, Any] | None = None,
+    *,
+    conditions: Grouping | None = None,
 ) -> pd.DataFrame:
     """Statistics per (scenario, game) and per scenario over all games (game = "all").
 
     Returns one row per condition with columns ``scenario, game, n, mos, sos, ci95_low,
     ci95_high, gob_pct, pow_pct`` and, on a discrete ``scale`` (default ACR-5), the count
-    ``n_k`` of every scale point k.
+    ``n_k`` of every scale point k. ``conditions`` may pass ``group_codes(df, [SCENARIO,
+    GAME])`` made already.
     """
     scale = _ACR5 if scale is None else scale
     cuts = {"gob_from": gob_cut(scale), "pow_to": pow_cut(scale)}
@@ -207,7 +217,7 @@ def condition_table(
             names=[SCENARIO, GAME],
         )
         return pd.concat([per_game_values, pooled_values]).reset_index()
-    per_game = rating_histograms(df, [SCENARIO, GAME], points[0], points[-1])
+    per_game = rating_histograms(df, [SCENARIO, GAME], points[0], points[-1], groups=conditions)
     pooled = per_game.groupby(level=SCENARIO, sort=True).sum()
     pooled.index = pd.MultiIndex.from_arrays(
         [pooled.index, [ALL_GAMES] * len(pooled)], names=[SCENARIO, GAME]

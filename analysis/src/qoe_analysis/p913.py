@@ -31,7 +31,7 @@ import pandas as pd
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
 from qoe_analysis.number_text import fixed3
 from qoe_analysis.reliability import GroupedPearson
-from qoe_analysis.tabular import column_codes, group_codes
+from qoe_analysis.tabular import Grouping, column_codes, group_codes
 from qoe_analysis.text_order import sort_by_text
 
 __all__ = ["R1_THRESHOLD", "R2_THRESHOLD", "p913_iterated_screening"]
@@ -130,6 +130,7 @@ def p913_iterated_screening(
     r1_threshold: float = R1_THRESHOLD,
     r2_threshold: float = R2_THRESHOLD,
     max_passes: int = 100,
+    conditions: Grouping | None = None,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """P.913 screening of every rater (module doc).
 
@@ -138,7 +139,7 @@ def p913_iterated_screening(
     rater, else of the last pass) and a summary (thresholds, passes, rejected per pass).
     """
     rater, raters = column_codes(df[RATER])
-    cond, conds = group_codes(df, [SCENARIO, GAME])
+    cond, conds = group_codes(df, [SCENARIO, GAME]) if conditions is None else conditions
     scen, scens = column_codes(df[SCENARIO])
     u = df[RATING].to_numpy(dtype=np.float64)
     n = len(raters)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.conditions import ALL_GAMES, condition_table
-from qoe_analysis.design import GAME, RATER, RATING
+from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
 from qoe_analysis.jsonable import json_ready, records
 from qoe_analysis.p913 import p913_iterated_screening
 from qoe_analysis.reliability import (
@@ -37,6 +37,7 @@ from qoe_analysis.reliability import (
 from qoe_analysis.scales import gob_cut, pow_cut, scale_points
 from qoe_analysis.sos_hypothesis import fit_sos_parameter, sos_formula
 from qoe_analysis.subject_model import SubjectModelFit, fit_subject_model
+from qoe_analysis.tabular import group_codes
 
 __all__ = [
     "GOB_POW_MAPPING",
@@ -104,8 +105,11 @@ def item_stats(
 ) -> ItemStats:
     """Screen the raters and summarise the conditions of one item (all raters)."""
     groups = scenario_groups(table)
-    p913, p913_summary = p913_iterated_screening(table)
-    sessions = session_codes(table)  # one grouping by session for every rule below
+    # one grouping by condition (scenario × game) for the screening, the condition table
+    # and the subject model, and one by session for every rater rule
+    conditions = group_codes(table, [SCENARIO, GAME])
+    p913, p913_summary = p913_iterated_screening(table, conditions=conditions)
+    sessions = session_codes(table)
     flat = straight_lining(table, sessions=sessions)
     return ItemStats(
         table=table,
@@ -118,8 +122,8 @@ def item_stats(
         flat_status=straight_lining_status(table, flat, sessions=sessions),
         inter=inter_rater_agreement(table, groups, seed=seed, sessions=sessions),
         sessions=sessions,
-        conds_all=condition_table(table, scale=scale),
-        subject=fit_subject_model(table),
+        conds_all=condition_table(table, scale=scale, conditions=conditions),
+        subject=fit_subject_model(table, conditions=conditions),
     )
 
 

@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
-from qoe_analysis.tabular import column_codes, first_positions, group_codes
+from qoe_analysis.tabular import Grouping, column_codes, first_positions, group_codes
 from qoe_analysis.text_order import sort_by_text
 
 # SciPy and scikit-learn are imported inside the functions that use them: importing
@@ -549,8 +549,10 @@ def fit_subject_model(
     *,
     tol: float = TOLERANCE,
     max_iter: int = MAX_ITERATIONS,
+    conditions: Grouping | None = None,
 ) -> SubjectModelFit:
-    """Fit the subject model to a ratings table (conditions = scenario × game by default).
+    """Fit the subject model to a ratings table (conditions = scenario × game by default;
+    ``conditions`` may pass ``group_codes(df, condition_columns)`` made already).
 
     ``conditions`` has the condition columns, n, mos, quality, quality_se, ci95_low/high;
     ``raters`` has rater_id, n, bias (+ se, CI), inconsistency (+ se, CI) and status
@@ -560,7 +562,7 @@ def fit_subject_model(
     conditions); estimates of what is left out are NaN.
     """
     columns = tuple(condition_columns)
-    cond_codes, conds = group_codes(df, list(columns))
+    cond_codes, conds = group_codes(df, list(columns)) if conditions is None else conditions
     rater_codes, rater_names = column_codes(df[RATER])
     u = df[RATING].to_numpy(dtype=np.float64)
     n_r, n_c = len(rater_names), len(conds)

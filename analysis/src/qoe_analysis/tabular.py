@@ -12,7 +12,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["column_codes", "factorize_in_runs", "first_positions", "group_codes", "row_keys"]
+__all__ = [
+    "Grouping",
+    "column_codes",
+    "factorize_in_runs",
+    "first_positions",
+    "group_codes",
+    "row_keys",
+]
+
+#: what :func:`group_codes` returns: the code of each row and the table of the groups
+Grouping = tuple[np.ndarray[Any, np.dtype[np.int64]], pd.DataFrame]
 
 
 def column_codes(series: pd.Series) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -92,9 +102,7 @@ def first_positions(groups: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np
     return np.flatnonzero(is_first)
 
 
-def group_codes(
-    frame: pd.DataFrame, columns: Sequence[str]
-) -> tuple[np.ndarray[Any, np.dtype[np.int64]], pd.DataFrame]:
+def group_codes(frame: pd.DataFrame, columns: Sequence[str]) -> Grouping:
     """Code per row of the distinct combinations of ``columns`` and the table of them.
 
     Codes follow the order of first appearance; the table's columns keep the dtypes of
