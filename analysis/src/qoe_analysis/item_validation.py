@@ -68,16 +68,22 @@ def check_ratings_on_scales(
     """Every rating lies on its item's scale (min ≤ v ≤ max, integer unless continuous).
 
     Returns whether every rated item is discrete (the rating column can be integer).
-    ``explicit`` says whether the table names the items (the message then names one).
+    ``explicit`` says whether the table names the items (the message then names one);
+    without, ``keys`` holds one implied item for every row.
     """
     bad = np.zeros(rating.shape, dtype=bool)
     all_discrete = True
     for key in sidecar.keys:
         scale = sidecar.item(key)["scale"]
-        mask = keys == key
-        if not mask.any():
+        if explicit:
+            mask = keys == key
+            if not mask.any():
+                continue
+            r = rating[mask]
+        elif rating.size and keys[0] == key:  # the one implied item: every row
+            mask, r = np.ones(rating.shape, dtype=bool), rating
+        else:
             continue
-        r = rating[mask]
         off = ~np.isfinite(r) | (r < scale["min"]) | (r > scale["max"])
         if is_discrete(scale):
             off |= r != np.round(r)
