@@ -4,10 +4,10 @@ Run from the repository root:  .venv/bin/python analysis/bench/bench_analyze.py
 
 * generates the ratings reproducibly (``generate_study(n/10, n/10, seed=20240601)``) into
   var/bench/ratings_<n>.csv for n = 1,200, 100,000 and 1,000,000 (reused when present);
-* runs, interleaved in the same run (A B A B …, ``--repeat`` rounds, default 3), the real
+* runs, interleaved in the same run (A B A B …, ``--repeat`` rounds, default 5), the real
   CLI in a subprocess (no --out, so no plots; stdout to a file) and the plain
   pandas/SciPy/scikit-learn script of analysis/bench/baseline_pandas.py, and at 1 M also
-  Weka 3.6 InfoGainAttributeEval + REPTree (``--weka-repeat`` rounds, default 3: one in
+  Weka 3.6 InfoGainAttributeEval + REPTree (``--weka-repeat`` rounds, default 5: one in
   each round, so a drift of the machine's speed moves both sides of the ratio) when
   ``java`` and weka.jar exist (Debian: ``apt-get install -y weka``);
 * per run: wall time, CPU = user + sys of the child and its peak RSS (``os.wait4``);
@@ -194,10 +194,10 @@ def weka_commands(jar: Path, arff: Path, heap: str) -> dict[str, list[str]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds per size")
+    parser.add_argument("--repeat", type=int, default=5, help="interleaved rounds per size")
     parser.add_argument("--sizes", default="1200,100000,1000000", help="rows, comma-separated")
     parser.add_argument("--no-weka", action="store_true")
-    parser.add_argument("--weka-repeat", type=int, default=3, help="Weka rounds at 1 M")
+    parser.add_argument("--weka-repeat", type=int, default=5, help="Weka rounds at 1 M")
     parser.add_argument("--weka-heap", default="8g")
     parser.add_argument("--with-10m", action="store_true", help="also 10 M ratings (peak RSS)")
     parser.add_argument("--call", nargs="+", help=argparse.SUPPRESS)  # see in_child
