@@ -271,13 +271,36 @@ def test_escaped_and_numeric_looking_text_cells(kind: str, tmp_path: Path) -> No
     assert games["game"].cat.codes.to_list() == [1, 1, 2, 0]
 
 
+def cells(values: list[str], max_size: int, unique: bool = True) -> st.SearchStrategy[list[str]]:
+    """1 to ``max_size`` texts drawn from ``values``: number-, boolean- and formula-like
+    ones, missing and blank cells among them."""
+    return st.lists(st.sampled_from(values), min_size=1, max_size=max_size, unique=unique)
+
+
+def assert_file_and_stream_alike(text: str) -> None:
+    """Loading ``text`` from a file by its path (design and questionnaire columns factorised
+    by the parser, read again as text when pandas converted their categories) gives the
+    table, or the error, that loading it as a stream gives."""
+    results: list[object] = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "ratings.csv"
+        path.write_text(text, encoding="utf-8")
+        for source in (io.StringIO(text), path):
+            try:
+                results.append(load_ratings(source))
+            except RatingsValidationError as exc:
+                results.append((str(exc), exc.column, exc.line))
+    from_stream, from_path = results
+    if isinstance(from_stream, pd.DataFrame):
+        assert isinstance(from_path, pd.DataFrame)
+        pd.testing.assert_frame_equal(from_path, from_stream, check_categorical=True)
+    else:
+        assert from_path == from_stream
+
+
 @settings(max_examples=60, deadline=None)
 @given(
-    answers=st.lists(
-        st.sampled_from(["low", "high", "01", "1", "1.0", "TRUE", "'=x", "=x", "", "NA", " "]),
-        min_size=1,
-        max_size=4,
-    ),
+    answers=cells(["low", "high", "01", "1", "1.0", "TRUE", "'=x", "=x", "", "NA", " "], 4, False),
     n_raters=st.integers(1, 40),
 )
 def test_questionnaire_columns_load_alike(answers: list[str], n_raters: int) -> None:
@@ -296,19 +319,8 @@ def test_questionnaire_columns_load_alike(answers: list[str], n_raters: int) -> 
         path = Path(folder) / "ratings.csv"
         path.write_text(text, encoding="utf-8")
         few = _few_valued_columns(path)
-        results = []
-        for source in (io.StringIO(text), path):
-            try:
-                results.append(load_ratings(source))
-            except RatingsValidationError as exc:
-                results.append((str(exc), exc.column, exc.line))
     assert "email" not in few or n_raters <= 32  # one value per rater: text beyond 32
-    from_stream, from_path = results
-    if isinstance(from_stream, pd.DataFrame):
-        assert isinstance(from_path, pd.DataFrame)
-        pd.testing.assert_frame_equal(from_path, from_stream, check_categorical=True)
-    else:
-        assert from_path == from_stream
+    assert_file_and_stream_alike(text)
 
 
 def test_few_valued_columns_by_hand(tmp_path: Path) -> None:
@@ -336,18 +348,8 @@ def test_few_valued_columns_by_hand(tmp_path: Path) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    games=st.lists(
-        st.sampled_from(["g", "01", "1", "1.0", "TRUE", "true", "'=x", "=x", "'+1", "NA", " "]),
-        min_size=1,
-        max_size=3,
-        unique=True,
-    ),
-    scenarios=st.lists(
-        st.sampled_from(["B", "01", "1", "2.5", "-1", "'-1", "False", "nan", "D1"]),
-        min_size=1,
-        max_size=4,
-        unique=True,
-    ),
+    games=cells(["g", "01", "1", "1.0", "TRUE", "true", "'=x", "=x", "'+1", "NA", " "], 3),
+    scenarios=cells(["B", "01", "1", "2.5", "-1", "'-1", "False", "nan", "D1"], 4),
 )
 def test_file_and_stream_load_alike(games: list[str], scenarios: list[str]) -> None:
     """Loading a file by its path (design columns factorised by the parser, read again
@@ -358,22 +360,7 @@ def test_file_and_stream_load_alike(games: list[str], scenarios: list[str]) -> N
         for i, game in enumerate(games)
         for j, scenario in enumerate(scenarios)
     ]
-    text = csv(rows).getvalue()
-    results = []
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "ratings.csv"
-        path.write_text(text, encoding="utf-8")
-        for source in (io.StringIO(text), path):
-            try:
-                results.append(load_ratings(source))
-            except RatingsValidationError as exc:
-                results.append((str(exc), exc.column, exc.line))
-    from_stream, from_path = results
-    if isinstance(from_stream, pd.DataFrame):
-        assert isinstance(from_path, pd.DataFrame)
-        pd.testing.assert_frame_equal(from_path, from_stream, check_categorical=True)
-    else:
-        assert from_path == from_stream
+    assert_file_and_stream_alike(csv(rows).getvalue())
 
 
 @pytest.mark.parametrize(
