@@ -137,12 +137,16 @@ def _few_valued_columns(path: str | os.PathLike[str]) -> tuple[str, ...]:
             head = pd.read_csv(path, nrows=_PEEK_ROWS, skip_blank_lines=False)
     except (ValueError, OSError, pd.errors.ParserError):  # EmptyDataError is a ValueError
         return _FEW_VALUED
-    known = {*REQUIRED_COLUMNS, *ITEM_COLUMNS, *PROVENANCE_COLUMNS}
+    known = {
+        *REQUIRED_COLUMNS,
+        *ITEM_COLUMNS,
+        *PROVENANCE_COLUMNS,
+        *factor_columns_in(head.columns),
+    }
     extra = [
         str(column)
         for column in head.columns
         if str(column) not in known
-        and not factor_columns_in([column])
         and _is_text(head[column].dtype)
         and head[column].nunique() <= _FEW_VALUES
     ]
@@ -233,7 +237,7 @@ def _categorical_unescaped(series: pd.Series) -> Factorised:
     assert isinstance(cat, pd.Categorical)
     distinct = cat.categories.tolist()
     if _any_escaped(distinct):
-        distinct = [unescape_text_cell(v) if isinstance(v, str) else v for v in distinct]
+        distinct = _unescaped_values(distinct)
     return np.asarray(cat.codes), distinct
 
 
@@ -266,11 +270,15 @@ def _any_escaped(values: list[Any]) -> bool:
 def _unescaped_text(series: pd.Series, codes: np.ndarray[Any, Any], distinct: list[Any]) -> Any:
     """The text column ``series`` (factorised as ``codes`` into ``distinct``) with each
     distinct text un-escaped once, in the column's dtype; missing cells stay missing."""
-    fixed = np.array(
-        [unescape_text_cell(v) if isinstance(v, str) else v for v in [*distinct, ""]], dtype=object
-    )
+    fixed = np.array(_unescaped_values([*distinct, ""]), dtype=object)
     values = fixed[codes]  # code −1 (missing) takes the "" at the end, replaced below
     return pd.Series(values, index=series.index, dtype=series.dtype).where(series.notna(), series)
+
+
+def _unescaped_values(values: list[Any]) -> list[Any]:
+    """Each text un-escaped (:func:`~qoe_analysis.csv_cells.unescape_text_cell`), any
+    other value as it is."""
+    return [unescape_text_cell(v) if isinstance(v, str) else v for v in values]
 
 
 def _numeric_column(
