@@ -65,7 +65,7 @@ VIDEO_STEPS = [2, 1, 0, -2]
 #: The fast-answer floor: above every keyboard rating here (well under a second each), so
 #: both raters are flagged as implausibly fast whatever the machine's load.
 FAST_FLOOR_MS = 10_000
-ALL_GAMES = "all"  # qoe_analysis.conditions.ALL_GAMES: the pooled rows
+ALL_GAMES = "all"  # qoe_analysis.stats.conditions.ALL_GAMES: the pooled rows
 DRAFT_PREFIX = "qoelab:draft:"  # frontend/src/participant/pending.ts: the rating screen's draft
 
 

@@ -105,7 +105,7 @@ def write_ratings(n_rows: str, path: str) -> None:
 def write_arff(csv_path: str, arff_path: str, acceptable_from: str) -> None:
     """The same factors as `qoe-analysis analyze` uses, target rating >= acceptable_from."""
     from qoe_analysis import load_ratings
-    from qoe_analysis.arff import to_arff
+    from qoe_analysis.io.arff import to_arff
     from qoe_analysis.report import factor_frame
 
     table = load_ratings(csv_path)

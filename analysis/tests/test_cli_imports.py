@@ -64,9 +64,9 @@ def test_condition_statistics_and_rater_agreement_do_not_import_scipy_stats() ->
     ratings = SRC.parents[1] / "fixtures" / "synthetic" / "dissertation_shape" / "ratings.csv"
     statement = (
         "import sys; from qoe_analysis import load_ratings; "
-        "from qoe_analysis.conditions import condition_table; "
-        "from qoe_analysis.reliability import inter_rater_agreement, scenario_groups; "
-        "from qoe_analysis.logistic_model import fieller_ratio_interval; "
+        "from qoe_analysis.stats.conditions import condition_table; "
+        "from qoe_analysis.stats.reliability import inter_rater_agreement, scenario_groups; "
+        "from qoe_analysis.models.logistic_model import fieller_ratio_interval; "
         f"t = load_ratings({str(ratings)!r}); "
         "condition_table(t); inter_rater_agreement(t, scenario_groups(t)); "
         "fieller_ratio_interval(2.0, -1.0, 0.1, 0.01, 0.0); "

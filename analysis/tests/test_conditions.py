@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qoe_analysis.conditions import (
+from qoe_analysis.stats.conditions import (
     condition_table,
     mos_confidence_interval,
     rating_histograms,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from qoe_analysis import load_ratings
 from qoe_analysis.cli import main
-from qoe_analysis.csv_cells import escape_text_cell, unescape_text_cell
+from qoe_analysis.io.csv_cells import escape_text_cell, unescape_text_cell
 
 CALC = "=cmd|' /C calc'!A0"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.design_rules import check_functional, check_unique_slots, first_rows
 from qoe_analysis.tabular import row_keys
-from qoe_analysis.validation_errors import RatingsValidationError
+from qoe_analysis.tidy.design_rules import check_functional, check_unique_slots, first_rows
+from qoe_analysis.tidy.errors import RatingsValidationError
 
 
 def first_rows_by_definition(key: np.ndarray) -> np.ndarray:

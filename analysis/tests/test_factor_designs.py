@@ -13,9 +13,9 @@ import pytest
 from netem_profile.factors import FACTORS, tidy_column
 from qoe_analysis import analyze, load_ratings
 from qoe_analysis.cli import main
-from qoe_analysis.reliability import scenario_groups
-from qoe_analysis.tidy_columns import FACTOR_COLUMNS, NETWORK_FACTORS, TIDY_COLUMNS
-from qoe_analysis.validation import RatingsValidationError, validate_ratings
+from qoe_analysis.stats.reliability import scenario_groups
+from qoe_analysis.tidy.columns import FACTOR_COLUMNS, NETWORK_FACTORS, TIDY_COLUMNS
+from qoe_analysis.tidy.validation import RatingsValidationError, validate_ratings
 
 GRID = Path(__file__).resolve().parents[2] / "fixtures" / "data" / "grid_jitter_burst.csv"
 NEUTRAL = {tidy_column(d, f.key): f.neutral for f in FACTORS for d in ("downstream", "upstream")}

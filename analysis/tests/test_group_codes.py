@@ -62,9 +62,9 @@ def test_one_condition_grouping_serves_the_item_statistics() -> None:
     condition table and the subject model given that grouping give what they give when
     they group the table themselves."""
     from qoe_analysis import validate_ratings
-    from qoe_analysis.conditions import condition_table
-    from qoe_analysis.p913 import p913_iterated_screening
-    from qoe_analysis.subject_model import fit_subject_model
+    from qoe_analysis.stats.conditions import condition_table
+    from qoe_analysis.stats.p913 import p913_iterated_screening
+    from qoe_analysis.stats.subject_model import fit_subject_model
     from qoe_analysis.synthetic import generate_study
 
     ratings, _ = generate_study(40, 55, seed=5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from qoe_analysis.holdout import holdout_rows
+from qoe_analysis.models.holdout import holdout_rows
 
 
 def test_sizes_and_strata_by_hand() -> None:

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from qoe_analysis.information_gain import (
+from qoe_analysis.models.information_gain import (
     best_binary_split_gain,
     class_weighted_profiles,
     info_gain_from_table,
@@ -18,7 +18,7 @@ from qoe_analysis.information_gain import (
     weka_info_gain,
     weka_weights,
 )
-from qoe_analysis.mdl_discretize import entropy_bits, mdl_cut_points
+from qoe_analysis.models.mdl_discretize import entropy_bits, mdl_cut_points
 from qoe_analysis.report import factor_frame
 from qoe_analysis.tabular import group_codes
 from sklearn.metrics import mutual_info_score

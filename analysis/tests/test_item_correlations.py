@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.item_correlations import _mos_by_text
+from qoe_analysis.stats.item_correlations import _mos_by_text
 
 NAN = float("nan")
 

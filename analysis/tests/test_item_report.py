@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from qoe_analysis import analyze
-from qoe_analysis.conditions import mos_confidence_interval
 from qoe_analysis.scales import parse_sidecar
+from qoe_analysis.stats.conditions import mos_confidence_interval
 from qoe_analysis.synthetic_items import gaming_sidecar, generate_item_study
 from scipy import stats
 

@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from qoe_analysis import analyze, load_ratings
 from qoe_analysis.cli import main
-from qoe_analysis.conditions import condition_table
 from qoe_analysis.scales import GAMING_PRESET, parse_scale, parse_sidecar
+from qoe_analysis.stats.conditions import condition_table
 from qoe_analysis.synthetic_items import gaming_sidecar, generate_item_study
-from qoe_analysis.validation import RatingsValidationError, validate_ratings
+from qoe_analysis.tidy.validation import RatingsValidationError, validate_ratings
 
 DATA = Path(__file__).resolve().parents[2] / "fixtures" / "data"
 CSV_0_6 = DATA / "scale_0_6.csv"

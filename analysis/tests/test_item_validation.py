@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.item_validation import duration_column, training_column
-from qoe_analysis.validation_errors import RatingsValidationError
+from qoe_analysis.tidy.errors import RatingsValidationError
+from qoe_analysis.tidy.item_validation import duration_column, training_column
 
 
 def outcome(function: object, series: pd.Series, *args: object) -> object:

@@ -9,7 +9,7 @@ from qoe_analysis.items import item_of_rows, split_items
 from qoe_analysis.scales import default_sidecar, parse_sidecar
 from qoe_analysis.synthetic import generate_study
 from qoe_analysis.synthetic_items import gaming_sidecar, generate_item_study
-from qoe_analysis.validation import validate_ratings
+from qoe_analysis.tidy.validation import validate_ratings
 
 
 def test_a_table_without_item_columns_is_one_item_unchanged() -> None:

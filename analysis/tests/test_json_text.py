@@ -11,8 +11,8 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qoe_analysis import json_text
-from qoe_analysis.json_text import OPTIONS, json_pieces
+from qoe_analysis.io import json_text
+from qoe_analysis.io.json_text import OPTIONS, json_pieces
 
 scalars = (
     st.none()

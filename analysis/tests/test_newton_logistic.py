@@ -13,19 +13,19 @@ from typing import Any
 
 import numpy as np
 import pytest
-import qoe_analysis.newton_logistic as newton_module
-from qoe_analysis.design import DISSERTATION_SCENARIOS, NETWORK_FACTORS
-from qoe_analysis.logistic_model import (
+import qoe_analysis.models.newton_logistic as newton_module
+from qoe_analysis.models.logistic_model import (
     LogisticFit,
     fit_logistic,
     row_space_design,
     stacked_binary_rows,
 )
-from qoe_analysis.newton_logistic import (
+from qoe_analysis.models.newton_logistic import (
     NewtonLogisticFit,
     NewtonNotConvergedWarning,
     newton_logistic,
 )
+from qoe_analysis.tidy.design import DISSERTATION_SCENARIOS, NETWORK_FACTORS
 
 MAX_ITER, TOL = 200, 1e-10
 

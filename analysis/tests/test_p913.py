@@ -8,12 +8,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.p913 import (
+from qoe_analysis.stats.p913 import (
     p913_iterated_screening,
     screening_reasons,
     sorted_distinct,
 )
-from qoe_analysis.reliability import p913_screening
+from qoe_analysis.stats.reliability import p913_screening
 from scipy import stats
 
 

@@ -8,8 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.design import DISSERTATION_SCENARIOS
-from qoe_analysis.reliability import (
+from qoe_analysis.stats.reliability import (
     GroupedPearson,
     average_ranks,
     grouped_pearson,
@@ -27,7 +26,8 @@ from qoe_analysis.reliability import (
     unit_rank_vectors,
 )
 from qoe_analysis.tabular import group_codes
-from qoe_analysis.validation import validate_ratings
+from qoe_analysis.tidy.design import DISSERTATION_SCENARIOS
+from qoe_analysis.tidy.validation import validate_ratings
 from scipy import stats
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qoe_analysis.reliability import session_codes
-from qoe_analysis.report_notes import _sessions_per_game
+from qoe_analysis.evidence.notes import _sessions_per_game
+from qoe_analysis.stats.reliability import session_codes
 
 
 def by_text(table: pd.DataFrame) -> dict[str, int]:

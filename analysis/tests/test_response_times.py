@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.response_times import (
+from qoe_analysis.stats.response_times import (
     fast_raters,
     response_time_summary,
     response_times_by_item,

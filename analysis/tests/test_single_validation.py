@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from qoe_analysis import analyze, load_ratings, report
 from qoe_analysis.scales import default_sidecar, parse_sidecar
-from qoe_analysis.validation import is_validated, validate_ratings
+from qoe_analysis.tidy.validation import is_validated, validate_ratings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "data"
 

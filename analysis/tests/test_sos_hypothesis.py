@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from qoe_analysis.sos_hypothesis import fit_sos_parameter, sos_formula, sos_from_mos
+from qoe_analysis.stats.sos_hypothesis import fit_sos_parameter, sos_formula, sos_from_mos
 from scipy.optimize import curve_fit
 
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qoe_analysis import subject_model
-from qoe_analysis.subject_model import _rater_types, fit_subject_model_arrays
+from qoe_analysis.stats import subject_model
+from qoe_analysis.stats.subject_model import _rater_types, fit_subject_model_arrays
 from test_subject_model import _sureal_fit
 
 

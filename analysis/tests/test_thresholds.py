@@ -5,10 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.design import DISSERTATION_SCENARIOS, NETWORK_FACTORS
-from qoe_analysis.logistic_model import fieller_ratio_interval, fit_logistic, linear_threshold
-from qoe_analysis.thresholds import tree_threshold
-from qoe_analysis.tree import TreeNode
+from qoe_analysis.models.logistic_model import (
+    fieller_ratio_interval,
+    fit_logistic,
+    linear_threshold,
+)
+from qoe_analysis.models.thresholds import tree_threshold
+from qoe_analysis.models.tree import TreeNode
+from qoe_analysis.tidy.design import DISSERTATION_SCENARIOS, NETWORK_FACTORS
 from scipy import stats
 
 Z = stats.norm.ppf(0.975)

@@ -6,10 +6,11 @@ import subprocess
 import sys
 
 import pytest
-from qoe_analysis import design, tidy_columns
+from qoe_analysis.tidy import columns as tidy_columns
+from qoe_analysis.tidy import design
 
 
-@pytest.mark.parametrize("module", ["tidy_columns", "scales"])
+@pytest.mark.parametrize("module", ["tidy.columns", "scales"])
 def test_importing_the_columns_loads_no_numeric_stack(module: str) -> None:
     probe = (
         f"import sys, qoe_analysis.{module}; "
@@ -22,7 +23,7 @@ def test_importing_the_columns_loads_no_numeric_stack(module: str) -> None:
 def test_the_package_still_exports_its_api_lazily() -> None:
     import qoe_analysis
 
-    assert qoe_analysis.load_ratings.__module__ == "qoe_analysis.validation"
+    assert qoe_analysis.load_ratings.__module__ == "qoe_analysis.tidy.validation"
     assert issubclass(qoe_analysis.RatingsValidationError, ValueError)
     assert qoe_analysis.analyze.__module__ == "qoe_analysis.report"
 

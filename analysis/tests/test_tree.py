@@ -11,8 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qoe_analysis.report import factor_frame
-from qoe_analysis.tree import (
+from qoe_analysis.models.tree import (
     TreeNode,
     constant_column,
     fit_rep_tree,
@@ -22,7 +21,8 @@ from qoe_analysis.tree import (
     reduced_error_prune,
     routing_columns,
 )
-from qoe_analysis.tree_rules import rule_matches, tree_rules
+from qoe_analysis.models.tree_rules import rule_matches, tree_rules
+from qoe_analysis.report import factor_frame
 
 _LINE = re.compile(r"^((?:\|   )*)(\S+) (<|>=|=) ([^:]+?)(?: : .*)?$")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from qoe_analysis.tree_growth import GrownTree, grow_entropy_tree
+from qoe_analysis.models.tree_growth import GrownTree, grow_entropy_tree
 
 
 def _reach(tree: GrownTree, x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

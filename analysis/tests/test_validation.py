@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from qoe_analysis import RatingsValidationError, load_ratings, validate_ratings
 from qoe_analysis.cli import main
-from qoe_analysis.csv_cells import unescape_text_cell
-from qoe_analysis.validation import (
+from qoe_analysis.io.csv_cells import unescape_text_cell
+from qoe_analysis.tidy.validation import (
     _any_escaped,
     _factorised,
     _few_valued_columns,

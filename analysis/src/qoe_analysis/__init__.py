@@ -5,7 +5,7 @@ Public API::
     from qoe_analysis import load_ratings, validate_ratings, analyze, RatingsValidationError
 
 Every name is imported on first use: pandas, scikit-learn and SciPy load only then, so a
-stdlib-only submodule (:mod:`qoe_analysis.tidy_columns`) stays cheap to import.
+stdlib-only submodule (:mod:`qoe_analysis.tidy.columns`) stays cheap to import.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ __all__ = ["RatingsValidationError", "__version__", "analyze", "load_ratings", "
 
 if TYPE_CHECKING:
     from qoe_analysis.report import analyze
-    from qoe_analysis.validation import RatingsValidationError, load_ratings, validate_ratings
+    from qoe_analysis.tidy.validation import RatingsValidationError, load_ratings, validate_ratings
 
 _LAZY = {
     "analyze": "qoe_analysis.report",
-    "load_ratings": "qoe_analysis.validation",
-    "validate_ratings": "qoe_analysis.validation",
-    "RatingsValidationError": "qoe_analysis.validation",
+    "load_ratings": "qoe_analysis.tidy.validation",
+    "validate_ratings": "qoe_analysis.tidy.validation",
+    "RatingsValidationError": "qoe_analysis.tidy.validation",
 }
 
 

@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from qoe_analysis import __version__
-from qoe_analysis.json_text import json_pieces
+from qoe_analysis.io.json_text import json_pieces
 from qoe_analysis.malloc_tuning import keep_freed_memory
 from qoe_analysis.scales import Sidecar, parse_sidecar
 
 # Only the standard library and stdlib-only modules at import time: pandas, SciPy and
 # scikit-learn are imported by the command that needs them (tests/test_cli_imports.py).
-from qoe_analysis.validation_errors import RatingsValidationError
+from qoe_analysis.tidy.errors import RatingsValidationError
 
 EXIT_BAD_INPUT = 2
 
@@ -65,7 +65,7 @@ def load_sidecar(path: Path | None) -> Sidecar | None:
 
 def _ratings_and_options(args: argparse.Namespace, path: Path) -> tuple[Any, dict[str, Any]]:
     """The validated ratings at ``path`` and the keyword arguments of ``analyze``."""
-    from qoe_analysis.validation import load_ratings
+    from qoe_analysis.tidy.validation import load_ratings
 
     sidecar = load_sidecar(args.items)
     table = load_ratings(path, sidecar=sidecar)
@@ -152,8 +152,8 @@ def _add_policy_parser(sub: Any) -> None:
 
 def _escaped(frame: Any) -> Any:
     """The frame with its text cells escaped against spreadsheet formulas
-    (:mod:`qoe_analysis.csv_cells`: a game ``=x`` is written ``'=x``); numbers unchanged."""
-    from qoe_analysis.csv_cells import escape_text_cell
+    (:mod:`qoe_analysis.io.csv_cells`: a game ``=x`` is written ``'=x``); numbers unchanged."""
+    from qoe_analysis.io.csv_cells import escape_text_cell
 
     out = frame.copy()
     for column in out.columns:
@@ -283,7 +283,7 @@ def _analyze(args: argparse.Namespace) -> int:
         partial.replace(target)  # a reader never sees half a document
         _write_tables(doc, args.out)
         if not args.no_plots:
-            from qoe_analysis.plots import write_plots
+            from qoe_analysis.io.plots import write_plots
 
             write_plots(doc, args.out)
     if _kept_until_exit is not None:
@@ -427,7 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _policy(args)
         return _synth(args)
     except RatingsValidationError as exc:
-        from qoe_analysis.report_notes import NoReliableRatersError
+        from qoe_analysis.evidence.notes import NoReliableRatersError
 
         what = "--reliable-only" if isinstance(exc, NoReliableRatersError) else "invalid ratings"
         print(f"qoe-analysis: {what}: {exc}", file=sys.stderr)

@@ -14,13 +14,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import RATER, RATING
-from qoe_analysis.item_correlations import item_correlations
 from qoe_analysis.items import ItemTables
 from qoe_analysis.jsonable import json_ready
-from qoe_analysis.per_item import ItemStats, item_section, item_stats
-from qoe_analysis.response_times import fast_raters, response_times_by_item
 from qoe_analysis.scales import Sidecar, parse_acceptance
+from qoe_analysis.stats.item_correlations import item_correlations
+from qoe_analysis.stats.per_item import ItemStats, item_section, item_stats
+from qoe_analysis.stats.response_times import fast_raters, response_times_by_item
+from qoe_analysis.tidy.design import RATER, RATING
 
 __all__ = ["acceptance_target", "item_report_sections", "resolve_acceptance"]
 

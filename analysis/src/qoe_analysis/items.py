@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import RATER, RATING, SCENARIO, SESSION
-from qoe_analysis.item_validation import implied_item
 from qoe_analysis.scales import Sidecar, is_discrete
-from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, TRAINING
+from qoe_analysis.tidy.columns import ITEM, ITEM_COLUMNS, TRAINING
+from qoe_analysis.tidy.design import RATER, RATING, SCENARIO, SESSION
+from qoe_analysis.tidy.item_validation import implied_item
 
 __all__ = ["SLOT", "ItemTables", "item_of_rows", "split_items"]
 

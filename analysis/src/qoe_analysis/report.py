@@ -17,26 +17,28 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis import __version__
-from qoe_analysis.conditions import condition_table
-from qoe_analysis.design import GAME, PACE, RATER, RATING, REQUIRED_COLUMNS, SCENARIO
-from qoe_analysis.information_gain import (
+from qoe_analysis.evidence.notes import NoReliableRatersError, no_reliable_message, pilot_notes
+from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
+from qoe_analysis.items import ItemTables, split_items
+from qoe_analysis.jsonable import json_ready, records, rows_as_dicts
+from qoe_analysis.models.information_gain import (
     class_weighted_profiles,
     rapidminer_weights,
     weka_weights,
 )
-from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
-from qoe_analysis.items import ItemTables, split_items
-from qoe_analysis.jsonable import json_ready, records, rows_as_dicts
-from qoe_analysis.p913 import R1_THRESHOLD, R2_THRESHOLD
-from qoe_analysis.per_item import (
+from qoe_analysis.models.thresholds import kpi_thresholds
+from qoe_analysis.models.tree import fit_rep_tree, predict
+from qoe_analysis.models.tree_rules import tree_rules, tree_to_dict
+from qoe_analysis.scales import Sidecar, primary_item
+from qoe_analysis.stats.conditions import condition_table
+from qoe_analysis.stats.p913 import R1_THRESHOLD, R2_THRESHOLD
+from qoe_analysis.stats.per_item import (
     condition_records,
     item_stats,
     sos_section,
 )
-from qoe_analysis.reliability import no_group_reason
-from qoe_analysis.report_notes import NoReliableRatersError, no_reliable_message, pilot_notes
-from qoe_analysis.scales import Sidecar, primary_item
-from qoe_analysis.sos_hypothesis import sos_formula
+from qoe_analysis.stats.reliability import no_group_reason
+from qoe_analysis.stats.sos_hypothesis import sos_formula
 from qoe_analysis.study_factors import (
     constant_factors,
     factor_columns_in,
@@ -44,11 +46,9 @@ from qoe_analysis.study_factors import (
     varying_factor_columns,
 )
 from qoe_analysis.tabular import group_codes
-from qoe_analysis.thresholds import kpi_thresholds
-from qoe_analysis.tidy_columns import AGENT_BACKEND, DRY_RUN, PROVENANCE_COLUMNS
-from qoe_analysis.tree import fit_rep_tree, predict
-from qoe_analysis.tree_rules import tree_rules, tree_to_dict
-from qoe_analysis.validation import is_validated, table_sidecar, validate_ratings
+from qoe_analysis.tidy.columns import AGENT_BACKEND, DRY_RUN, PROVENANCE_COLUMNS
+from qoe_analysis.tidy.design import GAME, PACE, RATER, RATING, REQUIRED_COLUMNS, SCENARIO
+from qoe_analysis.tidy.validation import is_validated, table_sidecar, validate_ratings
 
 __all__ = ["NoReliableRatersError", "analyze", "factor_frame", "json_ready"]
 
@@ -161,7 +161,7 @@ def analyze(
 ) -> dict[str, Any]:
     """Full analysis of a ratings table; returns the JSON-ready document (see docs/methods.md).
 
-    The table is the long tidy table (:mod:`qoe_analysis.tidy_columns`); ``sidecar``
+    The table is the long tidy table (:mod:`qoe_analysis.tidy.columns`); ``sidecar``
     declares its items (default: the one a validation stored, else "overall" on ACR-5).
     Training rows are removed before anything is computed. The top-level sections describe
     the primary item (:func:`qoe_analysis.scales.primary_item`); weights, tree and

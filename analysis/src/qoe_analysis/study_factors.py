@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from netem_profile.factors import FACTORS, Factor, parse_column
 
-from qoe_analysis.tidy_columns import FACTOR_COLUMNS
+from qoe_analysis.tidy.columns import FACTOR_COLUMNS
 
 __all__ = [
     "MODIFIER_KEYS",

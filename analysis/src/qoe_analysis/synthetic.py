@@ -28,7 +28,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import (
+from qoe_analysis.models.information_gain import best_binary_split_gain, info_gain_from_table
+from qoe_analysis.stats.sos_hypothesis import fit_sos_parameter
+from qoe_analysis.tidy.design import (
     DISSERTATION_FACTORS,
     DISSERTATION_GAMES,
     DISSERTATION_SCENARIOS,
@@ -43,8 +45,6 @@ from qoe_analysis.design import (
     US_DELAY,
     US_LOSS,
 )
-from qoe_analysis.information_gain import best_binary_split_gain, info_gain_from_table
-from qoe_analysis.sos_hypothesis import fit_sos_parameter
 
 # SciPy and scikit-learn are imported inside the functions that use them: importing
 # qoe_analysis (and the CLI) stays cheap, see docs/performance.md.

@@ -23,7 +23,7 @@ import pandas as pd
 
 from qoe_analysis.scales import GAMING_PRESET
 from qoe_analysis.synthetic import generate_study
-from qoe_analysis.tidy_columns import (
+from qoe_analysis.tidy.columns import (
     DS_DELAY,
     DS_LOSS,
     IDENTITY_COLUMNS,

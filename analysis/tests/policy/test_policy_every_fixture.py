@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 from qoe_analysis import analyze, load_ratings
+from qoe_analysis.models.thresholds import PHYSICAL_RANGE
 from qoe_analysis.policy import build_policy
 from qoe_analysis.scales import Sidecar, parse_sidecar
-from qoe_analysis.thresholds import PHYSICAL_RANGE
 
 from .conftest import REPO
 

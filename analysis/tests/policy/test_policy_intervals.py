@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from qoe_analysis.models.thresholds import PHYSICAL_RANGE, clip_logistic
 from qoe_analysis.policy import build_policy
-from qoe_analysis.thresholds import PHYSICAL_RANGE, clip_logistic
 
 from .conftest import REPO
 

@@ -8,7 +8,7 @@ const FORMULA_START = /^'*[=+\-@\t\r]/;
 /**
  * A text cell as written: prefixed with `'` when a spreadsheet would run it as a formula
  * (`=cmd|' /C calc'!A0`). Reversible, like the backend's tidy export
- * (`qoe_analysis.csv_cells`): text that already starts with quotes before such a character
+ * (`qoe_analysis.io.csv_cells`): text that already starts with quotes before such a character
  * gets one more. Numbers are never escaped.
  */
 export function escapeTextCell(text: string): string {

@@ -211,7 +211,7 @@ export function holdText(doc: AnalysisDoc, free: readonly string[], mode: HoldMo
 
 // --- the dissertation's table 4.1 ------------------------------------------------------------
 
-/** Table 4.1 (analysis/src/qoe_analysis/design.py): code → ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct. */
+/** Table 4.1 (analysis/src/qoe_analysis/tidy/design.py): code → ds_delay_ms, us_delay_ms, ds_loss_pct, us_loss_pct. */
 export const TABLE41: Record<string, [number, number, number, number]> = {
   B: [0, 0, 0, 0],
   D1: [80, 80, 0, 0],

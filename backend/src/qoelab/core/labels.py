@@ -10,7 +10,7 @@ The rule (docs/api.md, "Names and labels"): the API strips surrounding white spa
   ``@``, or ``-`` (OWASP, "CSV Injection"). A plain negative number (``-1``, ``-2.5``) is
   a legitimate name and is allowed: a spreadsheet reads it as that number, nothing runs.
 
-The exports escape such cells anyway (:mod:`qoe_analysis.csv_cells`), for rows stored
+The exports escape such cells anyway (:mod:`qoe_analysis.io.csv_cells`), for rows stored
 before this rule.
 """
 

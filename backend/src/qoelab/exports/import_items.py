@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from qoe_analysis import scales
-from qoe_analysis.tidy_columns import ITEM
+from qoe_analysis.tidy.columns import ITEM
 
 from qoelab.exports.import_cells import ImportRejected, number_cell
 from qoelab.studies.models import Scenario

@@ -24,7 +24,7 @@ round 0), ``response_ms`` and ``since_end_ms`` are optional whole milliseconds.
 ``agent_backend``/``agent_version`` (optional, as exported) become the rating's
 provenance; without them (or empty) it is ``{"backend": "import"}``.
 
-Text cells are read back un-escaped (:func:`qoe_analysis.csv_cells.unescape_text_cell`):
+Text cells are read back un-escaped (:func:`qoe_analysis.io.csv_cells.unescape_text_cell`):
 the export writes a game ``=x`` as ``'=x`` against spreadsheet formulas, and the import
 gives back ``=x``.
 
@@ -56,8 +56,8 @@ from netem_profile import (
     unflatten_direction,
 )
 from qoe_analysis import scales
-from qoe_analysis.csv_cells import unescape_text_cell
-from qoe_analysis.tidy_columns import ITEM, ITEM_COLUMNS, PROVENANCE_COLUMNS, REQUIRED_COLUMNS
+from qoe_analysis.io.csv_cells import unescape_text_cell
+from qoe_analysis.tidy.columns import ITEM, ITEM_COLUMNS, PROVENANCE_COLUMNS, REQUIRED_COLUMNS
 
 from qoelab.exports.bulk_insert import insert_rows
 from qoelab.exports.import_cells import ImportRejected, bool_cell, number_cell

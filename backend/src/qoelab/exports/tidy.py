@@ -2,7 +2,7 @@
 
 The tidy CSV is in long format, one row per rating *and rating item* (an optional item
 left without a value has no row), with the columns of
-:data:`qoe_analysis.tidy_columns.TIDY_COLUMNS` (the contract between the two)::
+:data:`qoe_analysis.tidy.columns.TIDY_COLUMNS` (the contract between the two)::
 
     rater_id, session_id, game, game_pace, scenario,
     ds_delay_ms, us_delay_ms, ds_jitter_ms, us_jitter_ms, …, ds_corrupt_pct, us_corrupt_pct,
@@ -52,8 +52,8 @@ from typing import Any
 from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 from netem_profile import DIRECTION_PREFIXES, FACTORS, flatten_direction
-from qoe_analysis.csv_cells import escape_text_cell
-from qoe_analysis.tidy_columns import AGENT_BACKEND, AGENT_VERSION, FACTOR_COLUMNS, TIDY_COLUMNS
+from qoe_analysis.io.csv_cells import escape_text_cell
+from qoe_analysis.tidy.columns import AGENT_BACKEND, AGENT_VERSION, FACTOR_COLUMNS, TIDY_COLUMNS
 
 from qoelab.core.errors import BadRequest
 from qoelab.ratings.models import Answer, Rating
@@ -141,7 +141,7 @@ def ratings_for_export(study: Study, *, include_incomplete: bool = False) -> Que
 
 
 #: Columns written as numbers; every other column is text, escaped against spreadsheet
-#: formulas (:func:`qoe_analysis.csv_cells.escape_text_cell`, OWASP "CSV Injection").
+#: formulas (:func:`qoe_analysis.io.csv_cells.escape_text_cell`, OWASP "CSV Injection").
 NUMERIC_COLUMNS = frozenset(
     [
         *(

@@ -2,7 +2,7 @@
  * Item against item (issue 15, "does input quality drive overall quality under delay?"): per
  * scenario (all games pooled) the MOS of item A (x) against the MOS of item B (y) for a chosen
  * pair, each axis on its item's scale, with the pair's Pearson r and Spearman ρ over the
- * scenario MOS (`item_correlations`, qoe_analysis.item_correlations) in the caption.
+ * scenario MOS (`item_correlations`, qoe_analysis.stats.item_correlations) in the caption.
  */
 import { useId, useState } from 'react';
 import type { ChartData, ChartOptions } from 'chart.js';

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from netem_profile import DirectionProfile, GilbertElliott
-from qoe_analysis.tidy_columns import TIDY_COLUMNS
+from qoe_analysis.tidy.columns import TIDY_COLUMNS
 from rest_framework.test import APIClient
 
 from qoelab.exports.tests.import_helpers import imported, refused

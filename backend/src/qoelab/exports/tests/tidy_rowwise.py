@@ -12,7 +12,7 @@ import csv
 import io
 from typing import Any
 
-from qoe_analysis.tidy_columns import TIDY_COLUMNS
+from qoe_analysis.tidy.columns import TIDY_COLUMNS
 
 from qoelab.exports.tidy import (
     NUMERIC_COLUMNS,

@@ -19,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from netem_agent import __version__ as NETEM_AGENT_VERSION
-from qoe_analysis.tidy_columns import TIDY_COLUMNS
+from qoe_analysis.tidy.columns import TIDY_COLUMNS
 from rest_framework.test import APIClient
 
 from qoelab.runs.tests.lab import (

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import RATER, RATING, SCENARIO, SESSION
 from qoe_analysis.tabular import column_codes
+from qoe_analysis.tidy.design import RATER, RATING, SCENARIO, SESSION
 
 # SciPy and scikit-learn are imported inside the functions that use them: importing
 # qoe_analysis (and the CLI) stays cheap, see docs/performance.md.

@@ -2,7 +2,7 @@
 
 Model: logit P(acceptable | x) = β₀ + Σⱼ βⱼ xⱼ over the four network factors, fitted by
 unpenalised maximum likelihood (scikit-learn's ``LogisticRegression(C=inf,
-solver="newton-cholesky")`` result, reproduced bit for bit by qoe_analysis.newton_logistic)
+solver="newton-cholesky")`` result, reproduced bit for bit by qoe_analysis.models.newton_logistic)
 on the distinct conditions with their acceptable / not acceptable counts as sample weights
 (identical likelihood to the per-rating fit).
 Columns are scaled by their largest absolute value for the solver and mapped back.
@@ -76,7 +76,7 @@ class LogisticFit:
 
 # The solver settings of the fit: scikit-learn's LogisticRegression(C=inf,
 # solver="newton-cholesky", max_iter=200, tol=1e-10, fit_intercept=False), which
-# qoe_analysis.newton_logistic reproduces bit for bit without importing scikit-learn.
+# qoe_analysis.models.newton_logistic reproduces bit for bit without importing scikit-learn.
 _MAX_ITER = 200
 _TOL = 1e-10
 
@@ -130,11 +130,11 @@ def _fit_unpenalised(
 ) -> tuple[np.ndarray[Any, np.dtype[np.float64]], int]:
     """Coefficients and Newton iterations of the unpenalised fit (rows with w > 0 only).
 
-    qoe_analysis.newton_logistic gives scikit-learn's result bit for bit without its
+    qoe_analysis.models.newton_logistic gives scikit-learn's result bit for bit without its
     ~1.2 s import; only where scikit-learn itself would leave Newton for L-BFGS (singular
     Hessian, failed line search, ...) is scikit-learn imported and run.
     """
-    from qoe_analysis.newton_logistic import newton_logistic
+    from qoe_analysis.models.newton_logistic import newton_logistic
 
     fit = newton_logistic(z, y, w, max_iter=_MAX_ITER, tol=_TOL)
     if not fit.needs_fallback:

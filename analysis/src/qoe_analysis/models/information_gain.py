@@ -3,7 +3,7 @@
 Two conventions, reported side by side:
 
 * **Weka** (``weka.attributeSelection.InfoGainAttributeEval``, defaults): numeric factors are
-  discretised with Fayyad–Irani MDL (:mod:`qoe_analysis.mdl_discretize`, better encoding);
+  discretised with Fayyad–Irani MDL (:mod:`qoe_analysis.models.mdl_discretize`, better encoding);
   nominal factors keep their values. Weight = IG = H(C) − H(C | A) in bits, unnormalised.
   A numeric factor without an accepted cut point becomes a single bin and gets IG = 0.
 * **RapidMiner** ("Weight by Information Gain", ``normalize_weights = true``): numeric
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.mdl_discretize import (
+from qoe_analysis.models.mdl_discretize import (
     class_counts_by_value,
     conditional_entropy_bits,
     entropy_bits,

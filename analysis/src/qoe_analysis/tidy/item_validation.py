@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.scales import OVERALL, Sidecar, is_discrete
-from qoe_analysis.tidy_columns import ITEM, RATING, TRAINING
-from qoe_analysis.validation_errors import RatingsValidationError, fail_at
+from qoe_analysis.tidy.columns import ITEM, RATING, TRAINING
+from qoe_analysis.tidy.errors import RatingsValidationError, fail_at
 
 __all__ = [
     "check_item_keys",

@@ -61,9 +61,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
 from qoe_analysis.tabular import Grouping, column_codes, first_positions, group_codes
 from qoe_analysis.text_order import sort_by_text
+from qoe_analysis.tidy.design import GAME, RATER, RATING, SCENARIO
 
 # SciPy and scikit-learn are imported inside the functions that use them: importing
 # qoe_analysis (and the CLI) stays cheap, see docs/performance.md.

@@ -19,7 +19,7 @@ as in the symmetric scenarios). Two estimates per (pace, direction, factor):
   tested levels around it.
 * **logistic**: θ = −β₀/βⱼ (or the sum of both directions' slopes for "both") from a
   per-pace logistic model on the numeric varying factors, centred at their baseline, with
-  a Fieller 95 % CI (:mod:`qoe_analysis.logistic_model`); the threshold is the baseline
+  a Fieller 95 % CI (:mod:`qoe_analysis.models.logistic_model`); the threshold is the baseline
   plus θ.
   The estimate and its CI are clipped to the factor's physical range (delay ≥ 0, loss in
   [0, 100] %; raw values under ``logistic_raw`` / ``ci95_raw``), and
@@ -41,11 +41,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import DS_DELAY, DS_LOSS, NETWORK_FACTORS, PACE, US_DELAY, US_LOSS
-from qoe_analysis.logistic_model import LogisticFit, fit_logistic, linear_threshold
-from qoe_analysis.study_factors import baseline_levels, factor_of, kpi_columns
-from qoe_analysis.tabular import group_codes
-from qoe_analysis.tree import (
+from qoe_analysis.models.logistic_model import LogisticFit, fit_logistic, linear_threshold
+from qoe_analysis.models.tree import (
     Columns,
     FlatTree,
     TreeNode,
@@ -53,6 +50,9 @@ from qoe_analysis.tree import (
     predict_proba_columns,
     routing_columns,
 )
+from qoe_analysis.study_factors import baseline_levels, factor_of, kpi_columns
+from qoe_analysis.tabular import group_codes
+from qoe_analysis.tidy.design import DS_DELAY, DS_LOSS, NETWORK_FACTORS, PACE, US_DELAY, US_LOSS
 
 __all__ = [
     "DIRECTIONS",

@@ -1,6 +1,6 @@
 """Loading and validating the tidy ratings table.
 
-One row per rating with the columns of :data:`qoe_analysis.tidy_columns.REQUIRED_COLUMNS`
+One row per rating with the columns of :data:`qoe_analysis.tidy.columns.REQUIRED_COLUMNS`
 and at least one impairment factor column of the registry (:mod:`netem_profile.factors`:
 ``ds_delay_ms``, ``us_jitter_ms``, ``ds_ge_p_pct``…; any subset); any further column is a
 per-rater or per-session factor. Validation is all-or-nothing: the first
@@ -19,9 +19,20 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.csv_cells import QUOTE as ESCAPE_QUOTE
-from qoe_analysis.csv_cells import unescape_text_cell
-from qoe_analysis.design import (
+from qoe_analysis.io.csv_cells import QUOTE as ESCAPE_QUOTE
+from qoe_analysis.io.csv_cells import unescape_text_cell
+from qoe_analysis.scales import Sidecar, default_sidecar
+from qoe_analysis.study_factors import factor_columns_in, factor_of
+from qoe_analysis.tabular import factorize_in_runs
+from qoe_analysis.tidy.columns import (
+    ITEM,
+    ITEM_COLUMNS,
+    PROVENANCE_COLUMNS,
+    RESPONSE_MS,
+    SINCE_END_MS,
+    TRAINING,
+)
+from qoe_analysis.tidy.design import (
     GAME,
     PACE,
     PACE_CLASSES,
@@ -31,26 +42,15 @@ from qoe_analysis.design import (
     SCENARIO,
     SESSION,
 )
-from qoe_analysis.design_rules import check_functional, check_unique_slots
-from qoe_analysis.item_validation import (
+from qoe_analysis.tidy.design_rules import check_functional, check_unique_slots
+from qoe_analysis.tidy.errors import RatingsValidationError, fail_at
+from qoe_analysis.tidy.item_validation import (
     check_item_keys,
     check_ratings_on_scales,
     duration_column,
     implied_item,
     training_column,
 )
-from qoe_analysis.scales import Sidecar, default_sidecar
-from qoe_analysis.study_factors import factor_columns_in, factor_of
-from qoe_analysis.tabular import factorize_in_runs
-from qoe_analysis.tidy_columns import (
-    ITEM,
-    ITEM_COLUMNS,
-    PROVENANCE_COLUMNS,
-    RESPONSE_MS,
-    SINCE_END_MS,
-    TRAINING,
-)
-from qoe_analysis.validation_errors import RatingsValidationError, fail_at
 
 __all__ = [
     "RatingsValidationError",
@@ -209,7 +209,7 @@ def _without_trailing_blanks(raw: pd.DataFrame) -> pd.DataFrame:
 
 def _unescaped(raw: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Factorised]]:
     """Text cells back as they were before the export escaped them against spreadsheet
-    formulas (:mod:`qoe_analysis.csv_cells`): a game ``'=x`` in the file is ``=x``.
+    formulas (:mod:`qoe_analysis.io.csv_cells`): a game ``'=x`` in the file is ``=x``.
 
     Each distinct text is un-escaped once (a column of a million ratings has a few
     thousand distinct raters and a handful of games); the column is rebuilt only when a
@@ -276,7 +276,7 @@ def _unescaped_text(series: pd.Series, codes: np.ndarray[Any, Any], distinct: li
 
 
 def _unescaped_values(values: list[Any]) -> list[Any]:
-    """Each text un-escaped (:func:`~qoe_analysis.csv_cells.unescape_text_cell`), any
+    """Each text un-escaped (:func:`~qoe_analysis.io.csv_cells.unescape_text_cell`), any
     other value as it is."""
     return [unescape_text_cell(v) if isinstance(v, str) else v for v in values]
 

@@ -25,7 +25,7 @@ Following Hoßfeld et al. (as used in the dissertation, ch. 4.2.2):
 * **P.913 screening, r1 only** (:func:`p913_screening`): Pearson r between each rater's
   ratings and the MOS of the same conditions (scenario × game, all raters included),
   single pass; r < 0.75 or undefined. The full rule (r1 and r2, iterated) is in
-  :mod:`qoe_analysis.p913`; this function gives its first-pass r1.
+  :mod:`qoe_analysis.stats.p913`; this function gives its first-pass r1.
 * **Straight-lining**: a session whose ratings all equal one value (zero variance).
 """
 
@@ -36,9 +36,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import GAME, RATER, RATING, SCENARIO, SESSION
 from qoe_analysis.number_text import fixed3
-from qoe_analysis.scenario_groups import (
+from qoe_analysis.stats.scenario_groups import (
     FACTOR_GROUPS,
     ScenarioGroup,
     group_name,
@@ -47,6 +46,7 @@ from qoe_analysis.scenario_groups import (
 )
 from qoe_analysis.tabular import column_codes, group_codes
 from qoe_analysis.text_order import sort_by_text, text_order
+from qoe_analysis.tidy.design import GAME, RATER, RATING, SCENARIO, SESSION
 
 # Ranks are computed with numpy (average_ranks), not scipy.stats.rankdata: importing
 # scipy.stats costs ~0.6 s, see docs/performance.md.

@@ -9,7 +9,7 @@ impairment level of a scenario is that value. In the dissertation's table 4.1 th
 *delay_only* (B, D1–D3) and *loss_only* (B, L1, L2), as in its ch. 4.2.2 (Hoßfeld et al.).
 A group is kept only with >= 3 scenarios and >= 2 distinct levels. A randomised-conditions
 design (every scenario a new mix) has none: its raters cannot be assessed by the
-intra-rater rule (:mod:`qoe_analysis.reliability`).
+intra-rater rule (:mod:`qoe_analysis.stats.reliability`).
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import SCENARIO
 from qoe_analysis.study_factors import (
     MODIFIER_KEYS,
     baseline_levels,
     factor_of,
     varying_factor_columns,
 )
+from qoe_analysis.tidy.design import SCENARIO
 
 __all__ = ["FACTOR_GROUPS", "ScenarioGroup", "group_name", "no_group_reason", "scenario_groups"]
 

@@ -1,6 +1,6 @@
 """The test design of the reference study (dissertation, table 4.1) and the column names.
 
-The column names come from :mod:`qoe_analysis.tidy_columns` (re-exported here). Table 4.1 is
+The column names come from :mod:`qoe_analysis.tidy.columns` (re-exported here). Table 4.1 is
 one instance of the factor registry (:mod:`netem_profile.factors`): its four factors are the
 registry columns :data:`DISSERTATION_FACTORS`; every other factor is at its neutral value.
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from qoe_analysis.tidy_columns import (
+from qoe_analysis.tidy.columns import (
     DS_DELAY,
     DS_LOSS,
     GAME,

@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import GAME, RATER
-from qoe_analysis.reliability import ScenarioGroup, Sessions, no_group_reason, session_codes
+from qoe_analysis.stats.reliability import ScenarioGroup, Sessions, no_group_reason, session_codes
 from qoe_analysis.tabular import column_codes
-from qoe_analysis.validation import RatingsValidationError
+from qoe_analysis.tidy.design import GAME, RATER
+from qoe_analysis.tidy.validation import RatingsValidationError
 
 __all__ = ["NoReliableRatersError", "no_reliable_message", "pilot_notes"]
 
@@ -55,7 +55,7 @@ def no_reliable_message(intra: pd.DataFrame, cutoff: float, design_gap: str | No
 def _sessions_per_game(table: pd.DataFrame, sessions: Sessions | None = None) -> dict[str, int]:
     """Distinct (rater, session) pairs per game, games in text order. Counted on integer
     codes: no row becomes text (a game's text names one game in a validated table).
-    ``sessions``: :func:`~qoe_analysis.reliability.session_codes` of ``table`` when the
+    ``sessions``: :func:`~qoe_analysis.stats.reliability.session_codes` of ``table`` when the
     caller has it."""
     _, triples = session_codes(table) if sessions is None else sessions
     game_of_triple, games = column_codes(triples[GAME])
@@ -78,7 +78,7 @@ def pilot_notes(
     sessions: Sessions | None = None,
 ) -> dict[str, str]:
     """``{section: reason}`` for each section that is (partly) not computable.
-    ``sessions``: :func:`~qoe_analysis.reliability.session_codes` of ``table``, if made."""
+    ``sessions``: :func:`~qoe_analysis.stats.reliability.session_codes` of ``table``, if made."""
     notes: dict[str, str] = {}
     low, high = (1, 5) if scale is None else (scale["min"], scale["max"])
     per_game = _sessions_per_game(table, sessions)

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.tabular import column_codes, first_positions, row_keys
-from qoe_analysis.tidy_columns import ITEM, RATER, SCENARIO, SESSION, TRAINING
-from qoe_analysis.validation_errors import RatingsValidationError, line_of
+from qoe_analysis.tidy.columns import ITEM, RATER, SCENARIO, SESSION, TRAINING
+from qoe_analysis.tidy.errors import RatingsValidationError, line_of
 
 __all__ = ["check_functional", "check_unique_slots", "first_rows"]
 

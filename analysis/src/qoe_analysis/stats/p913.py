@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
 from qoe_analysis.number_text import fixed3
-from qoe_analysis.reliability import GroupedPearson
+from qoe_analysis.stats.reliability import GroupedPearson
 from qoe_analysis.tabular import Grouping, column_codes, group_codes
 from qoe_analysis.text_order import sort_by_text
+from qoe_analysis.tidy.design import GAME, RATER, RATING, SCENARIO
 
 __all__ = ["R1_THRESHOLD", "R2_THRESHOLD", "p913_iterated_screening"]
 

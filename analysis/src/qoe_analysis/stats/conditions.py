@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import ACR_MAX, ACR_MIN, GAME, RATING, SCENARIO
 from qoe_analysis.scales import default_scale, gob_cut, pow_cut, scale_points
 from qoe_analysis.tabular import Grouping, group_codes
+from qoe_analysis.tidy.design import ACR_MAX, ACR_MIN, GAME, RATING, SCENARIO
 
 # scipy.special is imported inside the functions that use them: importing qoe_analysis
 # (and the CLI) stays cheap. The Student t quantile comes from scipy.special.stdtrit, not

@@ -2,9 +2,10 @@
 SOS hypothesis with the scale's bounds, %GoB/%PoW, reliability screening and the subject
 model (the ``per_item`` section of the analysis document).
 
-* MOS and CI: MOS ± t(0.975, n − 1)·SOS/√n (ITU-T P.1401 §7.3), :mod:`qoe_analysis.conditions`.
+* MOS and CI: MOS ± t(0.975, n − 1)·SOS/√n (ITU-T P.1401 §7.3),
+  :mod:`qoe_analysis.stats.conditions`.
 * SOS hypothesis on [L, H]: SOS² = a·(−MOS² + (L+H)·MOS − L·H) (Hoßfeld et al. 2011),
-  :mod:`qoe_analysis.sos_hypothesis`.
+  :mod:`qoe_analysis.stats.sos_hypothesis`.
 * %GoB = share ≥ L + ¾·(H − L), %PoW = share ≤ L + ¼·(H − L): the ACR points 4 and 2 of
   ITU-T P.800 mapped linearly onto the item's scale.
 * Reliability (intra-rater, ITU-T P.913 screening, straight-lining, inter-rater) and the
@@ -20,11 +21,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.conditions import ALL_GAMES, condition_table
-from qoe_analysis.design import GAME, RATER, RATING, SCENARIO
 from qoe_analysis.jsonable import json_ready, records
-from qoe_analysis.p913 import p913_iterated_screening
-from qoe_analysis.reliability import (
+from qoe_analysis.scales import gob_cut, pow_cut, scale_points
+from qoe_analysis.stats.conditions import ALL_GAMES, condition_table
+from qoe_analysis.stats.p913 import p913_iterated_screening
+from qoe_analysis.stats.reliability import (
     ScenarioGroup,
     Sessions,
     inter_rater_agreement,
@@ -34,10 +35,10 @@ from qoe_analysis.reliability import (
     straight_lining,
     straight_lining_status,
 )
-from qoe_analysis.scales import gob_cut, pow_cut, scale_points
-from qoe_analysis.sos_hypothesis import fit_sos_parameter, sos_formula
-from qoe_analysis.subject_model import SubjectModelFit, fit_subject_model
+from qoe_analysis.stats.sos_hypothesis import fit_sos_parameter, sos_formula
+from qoe_analysis.stats.subject_model import SubjectModelFit, fit_subject_model
 from qoe_analysis.tabular import group_codes
+from qoe_analysis.tidy.design import GAME, RATER, RATING, SCENARIO
 
 __all__ = [
     "GOB_POW_MAPPING",

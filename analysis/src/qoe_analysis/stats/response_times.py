@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.design import RATER, SCENARIO, SESSION
-from qoe_analysis.tidy_columns import ITEM, RESPONSE_MS
+from qoe_analysis.tidy.columns import ITEM, RESPONSE_MS
+from qoe_analysis.tidy.design import RATER, SCENARIO, SESSION
 
 __all__ = ["fast_raters", "response_time_summary", "response_times_by_item"]
 

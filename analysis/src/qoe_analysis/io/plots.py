@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from qoe_analysis.sos_hypothesis import sos_from_mos
+from qoe_analysis.stats.sos_hypothesis import sos_from_mos
 
 __all__ = ["write_plots"]
 

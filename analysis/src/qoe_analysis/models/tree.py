@@ -3,10 +3,10 @@
 Recipe (Weka ``weka.classifiers.trees.REPTree`` defaults: ``-M 2 -N 3 -S 1``):
 
 1. A stratified hold-out of 1/3 of the rows is set aside with a fixed seed (the rows of
-   scikit-learn's ``train_test_split(stratify=y)``, :mod:`qoe_analysis.holdout`); the tree is
+   scikit-learn's ``train_test_split(stratify=y)``, :mod:`qoe_analysis.models.holdout`); the tree is
    grown on the other 2/3.
 2. Growing makes the splits of maximal information gain that scikit-learn's
-   ``DecisionTreeClassifier(criterion="entropy")`` makes (:mod:`qoe_analysis.tree_growth`),
+   ``DecisionTreeClassifier(criterion="entropy")`` makes (:mod:`qoe_analysis.models.tree_growth`),
    on the distinct factor profiles with their counts as sample weights; at least
    ``min_leaf`` (= 2) ratings per leaf; numeric thresholds at the midpoint between adjacent
    distinct values (reported in float64). Nominal factors are one-hot
@@ -30,9 +30,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.holdout import holdout_rows
+from qoe_analysis.models.holdout import holdout_rows
+from qoe_analysis.models.tree_growth import GrownTree, grow_entropy_tree
 from qoe_analysis.tabular import group_codes
-from qoe_analysis.tree_growth import GrownTree, grow_entropy_tree
 
 __all__ = [
     "CLASS_NAMES",
@@ -335,7 +335,7 @@ def predict_proba_columns(
     """:func:`predict_proba` of rows given as routing arrays (:func:`routing_columns`).
 
     Pass a :class:`FlatTree` when predicting many times with one tree (the threshold
-    search, :func:`qoe_analysis.thresholds.tree_threshold`)."""
+    search, :func:`qoe_analysis.models.thresholds.tree_threshold`)."""
     flat = root if isinstance(root, FlatTree) else FlatTree(root)
     return flat.predict_proba(columns, n_rows)
 

@@ -1,0 +1,1 @@
+"""What the data can support: the plain-words notes on what the analysis cannot compute."""
