@@ -16,13 +16,12 @@ import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "").strip() or "127.0.0.1:8000"
-# CPUs + 1 processes (issue 16, live lab; docs/performance.md): each gthread worker overlaps
-# its requests' waits on PostgreSQL and the agents in its threads, so more processes than
-# cores add context switches, PostgreSQL backends and memory, not throughput. On 2 cores the
-# live-lab bench (think time 80 ms) gave 2.4-2.6 ms of server CPU per request with 3
-# workers against 3.2-3.8 ms with the former 2 x CPUs + 1 = 5, and more polls per second.
+# CPUs + 1 processes (docs/performance.md, live lab): each gthread worker overlaps its
+# requests' waits on PostgreSQL and the agents in its threads, so more processes than cores
+# add context switches, PostgreSQL backends and memory, not throughput (less server CPU per
+# request with 3 workers than with 2 x CPUs + 1 on 2 cores).
 workers = int(os.environ.get("GUNICORN_WORKERS", min(multiprocessing.cpu_count() + 1, 8)))
-# Threaded workers (issue 16, live lab; docs/performance.md): every screen and console polls
+# Threaded workers (docs/performance.md, live lab): every screen and console polls
 # each second over a keep-alive connection. A sync worker serves one request at a time and
 # closes the connection after it, so a poll waits behind a slow request (a rating that
 # applies the next scenario through the agent) and pays a new TCP connection each time; a

@@ -24,4 +24,11 @@ if [ "$(.venv/bin/uv --version 2>/dev/null)" != "uv $UV_VERSION" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
 fi
 # --frozen: install exactly what uv.lock says; never re-resolve on a user's machine.
-UV_PYTHON_DOWNLOADS=never .venv/bin/uv sync --frozen --quiet
+# --compile-bytecode: write the installed packages' .pyc files now. Where
+# PYTHONDONTWRITEBYTECODE is set (containers, CI) Python never writes them itself, and
+# every process would compile pandas, SciPy and scikit-learn from source again.
+UV_PYTHON_DOWNLOADS=never .venv/bin/uv sync --frozen --compile-bytecode --quiet
+# The workspace's own packages are installed editable (their sources stay in the tree,
+# outside site-packages): compile them too. A .pyc that an edit makes stale is ignored.
+.venv/bin/python -m compileall -q -j 0 \
+  backend/src analysis/src netem-agent/src netem-profile/src testkit/src >/dev/null

@@ -26,8 +26,10 @@ done
 check tsc npm run --prefix frontend --silent typecheck
 check eslint npm run --prefix frontend --silent lint
 check api-types scripts/api-types.sh check
+check analysis-types scripts/analysis-types.sh check
 check factor-catalog .venv/bin/python scripts/factor-catalog.py check
 check deploy scripts/lint-deploy.sh
+check structure .venv/bin/python scripts/check_structure.py
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "lint: FAILED: ${failed[*]}"

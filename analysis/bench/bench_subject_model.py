@@ -4,7 +4,7 @@ Run from the repository root:  .venv/bin/python analysis/bench/bench_subject_mod
 
 * simulates u = ψ_j + Δ_i + υ_i·ε reproducibly (seed 20240601): 100,000 raters rate 10 of
   30 conditions each (missing cells everywhere), true parameters known;
-* fits :func:`qoe_analysis.stats.subject_model.fit_subject_model_arrays` in a child process
+* fits :func:`qoe_analysis.stats.subject_model_mle.fit_subject_model_arrays` in a child process
   ``--repeat`` times (default 3) and reports the fastest fit, the child's peak RSS
   (``os.wait4`` rusage) and the recovery of the true parameters;
 * budget (issue 14): fit ≤ 10 s and peak RSS ≤ 1 GiB; exit code 1 if exceeded;
@@ -32,7 +32,7 @@ BUDGET_S, BUDGET_MIB = 10.0, 1024.0
 def child() -> None:
     """Simulate, fit once, print timings and recovery as JSON (run in a fresh process)."""
     import numpy as np
-    from qoe_analysis.stats.subject_model import fit_subject_model_arrays
+    from qoe_analysis.stats.subject_model_mle import fit_subject_model_arrays
 
     rng = np.random.default_rng(SEED)
     psi = rng.uniform(1.0, 5.0, CONDITIONS)

@@ -1,26 +1,27 @@
-"""The ``qoe-analysis`` process entry (``cli.run``): exit codes and output as ``main``'s,
-ending with ``os._exit`` only after the output is flushed."""
+"""The ``qoe-analysis`` process (``cli.run``): exit codes and output as ``main``'s; a reader
+that leaves early (``| head``) ends it quietly."""
 
 from __future__ import annotations
 
-import gc
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from qoe_analysis.cli import EXIT_READER_LEFT, main
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 RATINGS = SRC.parents[1] / "fixtures" / "synthetic" / "dissertation_shape" / "ratings.csv"
+COMMAND = [
+    sys.executable,
+    "-c",
+    f"import sys; sys.path.insert(0, {str(SRC)!r}); from qoe_analysis.cli import run; run()",
+]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    code = f"import sys; sys.path.insert(0, {str(SRC)!r}); from qoe_analysis.cli import run; run()"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300
-    )
+    return subprocess.run([*COMMAND, *args], capture_output=True, text=True, timeout=300)
 
 
 def test_analysis_output_is_complete_and_exit_zero(tmp_path: Path) -> None:
@@ -42,37 +43,37 @@ def test_exit_codes_of_errors_version_and_usage() -> None:
     assert usage.returncode == 2 and "invalid choice" in usage.stderr
 
 
-def test_document_is_kept_until_the_exit_by_run_only(
-    monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]
-) -> None:
-    from qoe_analysis import cli
+@pytest.mark.parametrize("indent", [[], ["--indent", "2"]])
+def test_a_reader_that_leaves_after_the_first_line_ends_it_quietly(indent: list[str]) -> None:
+    """``analyze … | head -1``: the document is larger than a pipe holds, so the command
+    writes on after the reader has gone; it exits 0 or 1 with nothing on stderr."""
+    with subprocess.Popen(
+        [*COMMAND, "analyze", str(RATINGS), *indent],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        first = process.stdout.read(100) if not indent else process.stdout.readline()
+        process.stdout.close()
+        err = process.stderr.read()
+        code = process.wait(timeout=300)
+    assert first.startswith(b"{")
+    assert code in (0, 1) and err == b""
 
-    class Exited(Exception):
+
+class _ClosedPipe:
+    """A stdout whose reader has left: every write raises ``BrokenPipeError``."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
         pass
 
-    def fake_exit(code: int) -> None:
-        raise Exited(code)
 
-    monkeypatch.setattr(cli, "_kept_until_exit", None)
-    assert gc.isenabled()
-    assert cli.main(["analyze", str(RATINGS)]) == 0  # a caller's process: nothing is kept
-    assert cli._kept_until_exit is None
-    assert gc.isenabled()  # nor is its garbage collector switched off
-    printed = json.loads(capsysbinary.readouterr().out)
-
-    monkeypatch.setattr(sys, "argv", ["qoe-analysis", "analyze", str(RATINGS)])
-    monkeypatch.setattr(cli.os, "_exit", fake_exit)
-    # the test process keeps its allocator and its environment
-    monkeypatch.setattr(cli, "keep_freed_memory", lambda: False)
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", os.environ.get("OPENBLAS_NUM_THREADS", "1"))
-    try:
-        with pytest.raises(Exited) as exited:
-            cli.run()
-        collector_on = gc.isenabled()
-    finally:
-        gc.enable()
-    assert exited.value.args == (0,)
-    assert not collector_on  # the command's own process runs without the cycle collector
-    assert json.loads(capsysbinary.readouterr().out) == printed
-    kept = cli._kept_until_exit
-    assert kept is not None and len(kept) == 1 and kept[0]["meta"] == printed["meta"]
+def test_main_returns_the_reader_left_code_without_a_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert main(["analyze", str(RATINGS)]) == EXIT_READER_LEFT == 1
+    assert capsys.readouterr().err == ""

@@ -11,7 +11,7 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qoe_analysis.io import json_text
+from qoe_analysis.io import compact_json, json_text
 from qoe_analysis.io.json_text import OPTIONS, json_pieces
 
 scalars = (
@@ -93,7 +93,7 @@ mixed_documents = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(doc=st.dictionaries(st.text(max_size=6), mixed_documents, max_size=5))
 def test_compact_text_with_keys_of_any_type_is_the_encoders(doc: dict[str, object]) -> None:
-    # a piece is first encoded for str keys only and again when a key is not a str
+    # non-str keys deep inside a piece are spelled by orjson, as in the whole text
     assert b"".join(json_pieces(doc)) == orjson.dumps(doc, option=OPTIONS)
 
 
@@ -121,6 +121,18 @@ def test_a_value_deeper_than_orjson_allows_is_still_encoded() -> None:
     assert json.loads(joined) == doc
     # compact and UTF-8, as orjson writes the rest
     assert joined.startswith(b'{"tree":{"root":[[[') and b'"\\u00e9"' not in joined
+
+
+def test_an_integer_beyond_64_bits_is_still_encoded() -> None:
+    doc = {"a": {"big": 2**70, "x": [1.5]}}
+    with pytest.raises(orjson.JSONEncodeError):
+        orjson.dumps(2**70)
+    assert b"".join(json_pieces(doc)) == b'{"a":{"big":1180591620717411303424,"x":[1.5]}}'
+
+
+def test_a_value_no_encoder_takes_is_refused() -> None:
+    with pytest.raises(TypeError):
+        b"".join(json_pieces({"a": {"b": object()}}))
 
 
 def test_non_finite_float_is_refused_with_indent_and_null_without() -> None:
@@ -154,7 +166,7 @@ def test_a_list_shown_twice_is_encoded_once_and_equal(indent: int | None) -> Non
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(json_text.json, "dumps", counting)
-        patch.setattr(json_text.orjson, "dumps", counting_orjson)
+        patch.setattr(compact_json.orjson, "dumps", counting_orjson)
         text = b"".join(json_pieces(doc, indent=indent))
     if indent is None:
         assert text == orjson.dumps(doc, option=OPTIONS)

@@ -13,7 +13,6 @@ from qoe_analysis.stats.p913 import (
     screening_reasons,
     sorted_distinct,
 )
-from qoe_analysis.stats.reliability import p913_screening
 from scipy import stats
 
 
@@ -44,8 +43,8 @@ def test_r2_keeps_a_rater_that_r1_alone_rejects() -> None:
     assert d["r1"] == pytest.approx(r1_d) and d["r2"] == pytest.approx(1.0)
     assert d["status"] == "reliable" and "but r2 = 1.000 >= 0.8" in d["reason"]
     assert summary["rejected_per_pass"] == [] and summary["passes"] == 1
-    # the former single-pass r1 rule rejects D
-    assert p913_screening(data).set_index("rater_id").loc["D", "rejected"]
+    # the single-pass r1 rule (r < 0.75) would reject D
+    assert d["r"] == pytest.approx(r1_d) and d["r"] < 0.75
 
 
 def test_second_pass_rejects_a_rater_the_first_pass_kept() -> None:
@@ -73,8 +72,8 @@ def test_second_pass_rejects_a_rater_the_first_pass_kept() -> None:
     assert by.loc["X", "rejected_in_pass"] == 1
     assert (by.loc[["G1", "G2", "G3"], "status"] == "reliable").all()
     assert by.loc["G1", "rejected_in_pass"] is None
-    # the single-pass r1 rule keeps Y
-    assert not p913_screening(data).set_index("rater_id").loc["Y", "rejected"]
+    # the single-pass r1 rule (r < 0.75) would keep Y
+    assert by.loc["Y", "r"] >= 0.75
 
 
 def test_constant_rater_is_not_assessable() -> None:
@@ -86,13 +85,26 @@ def test_constant_rater_is_not_assessable() -> None:
     assert "undefined" in f["reason"]
 
 
-def test_matches_single_pass_r_on_the_study(study: pd.DataFrame) -> None:
+def _single_pass_r(data: pd.DataFrame) -> pd.Series:
+    """Pearson r (SciPy) of each rater's ratings with the MOS of the same conditions
+    (scenario × game, every rater included): the r of the first pass; NaN if constant."""
+    mos = data.groupby(["scenario", "game"])["rating"].transform("mean")
+    r = {}
+    for rater, rows in data.groupby("rater_id").groups.items():
+        x, y = data.loc[rows, "rating"], mos[rows]
+        defined = x.nunique() > 1 and y.nunique() > 1
+        r[rater] = stats.pearsonr(x, y).statistic if defined else math.nan
+    return pd.Series(r)
+
+
+def test_first_pass_r_is_pearson_with_the_condition_mos(study: pd.DataFrame) -> None:
     result, summary = p913_iterated_screening(study)
-    single = p913_screening(study)
-    np.testing.assert_allclose(result["r"], single["r"], rtol=1e-12)
+    reference = _single_pass_r(study)
+    by = result.set_index("rater_id")
+    np.testing.assert_allclose(by["r"], reference[by.index], rtol=1e-10)
     first = set(summary["rejected_per_pass"][0]) if summary["rejected_per_pass"] else set()
     # pass 1 rejects a subset of the r1-only rule (r2 can only keep raters)
-    assert first <= set(single.loc[single["rejected"], "rater_id"])
+    assert first <= set(reference.index[reference < 0.75])
     assert set(result["status"]) <= {"reliable", "unreliable", "not_assessable"}
 
 

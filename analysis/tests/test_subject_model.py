@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis.stats.subject_model import fit_subject_model, fit_subject_model_arrays
+from qoe_analysis.stats.subject_model import fit_subject_model
+from qoe_analysis.stats.subject_model_mle import fit_subject_model_arrays
 
 
 def tidy(u: np.ndarray[Any, Any], observed: np.ndarray[Any, Any]) -> pd.DataFrame:
@@ -197,7 +198,7 @@ def test_iteration_limit_is_reported() -> None:
 
 
 def test_connected_parts_by_hand_and_as_csgraph() -> None:
-    from qoe_analysis.stats.subject_model import connected_parts
+    from qoe_analysis.stats.design_blocks import connected_parts
     from scipy.sparse import coo_matrix, csgraph
 
     # 0–3, 3–1 and 2–4: parts {0, 1, 3} (label 0), {2, 4} (label 1), {5} alone (label 2)

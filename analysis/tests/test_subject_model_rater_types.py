@@ -1,4 +1,4 @@
-"""Raters with the same observations fitted once (``subject_model._rater_types``): the
+"""Raters with the same observations fitted once (``stats.rater_types``): the
 grouping by hand, and the fit equal to the one with every rater written out (the plain
 path), including sureal on a design with repeated raters."""
 
@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qoe_analysis.stats import subject_model
-from qoe_analysis.stats.subject_model import _rater_types, fit_subject_model_arrays
+from qoe_analysis.stats import subject_model_mle
+from qoe_analysis.stats.rater_types import rater_types
+from qoe_analysis.stats.subject_model_mle import fit_subject_model_arrays
 from test_subject_model import _sureal_fit
 
 
@@ -25,7 +26,7 @@ def test_types_by_hand() -> None:
     r = ints(0, 0, 1, 1, 2, 2, 3)
     c = ints(0, 1, 1, 0, 0, 1, 0)
     u = np.array([3.0, 4.0, 4.0, 3.0, 3.0, 5.0, 2.0])
-    types = _rater_types(r, c, u, 5)
+    types = rater_types(r, c, u, 5)
     assert types is not None
     assert types.of_rater.tolist() == [0, 0, 1, 2, -1]
     assert types.first_rater.tolist() == [0, 2, 3]
@@ -50,18 +51,18 @@ def test_unsorted_rows_and_repeated_ratings() -> None:
     r = ints(0, 1, 2, 0, 1, 2, 0, 1, 2)
     c = ints(0, 0, 1, 0, 1, 0, 1, 1, 0)
     u = np.array([3.0, 3.0, 4.0, 3.0, 4.0, 3.0, 4.0, 4.0, 3.0])
-    types = _rater_types(r, c, u, 3)
+    types = rater_types(r, c, u, 3)
     assert types is not None
     assert types.of_rater.tolist() == [0, 1, 0] and types.weight.tolist() == [2.0, 1.0]
 
 
 def test_no_types_when_every_rater_differs_or_rows_are_too_wide() -> None:
-    assert _rater_types(ints(0, 0, 1, 1), ints(0, 1, 0, 1), np.array([1.0, 2, 2, 1]), 2) is None
+    assert rater_types(ints(0, 0, 1, 1), ints(0, 1, 0, 1), np.array([1.0, 2, 2, 1]), 2) is None
     # one rater with 40 ratings among raters of 2: a padded row per rater would not pay
     r = np.concatenate([np.zeros(40, np.int64), np.repeat(np.arange(1, 5), 2)])
     c = np.concatenate([np.arange(40), np.tile([0, 1], 4)])
     u = np.ones(r.size)
-    assert _rater_types(r, c, u, 5) is None
+    assert rater_types(r, c, u, 5) is None
 
 
 def _both_paths(
@@ -69,7 +70,7 @@ def _both_paths(
 ) -> tuple[Any, Any]:
     grouped = fit_subject_model_arrays(r, c, u, n_r, n_c)
     with monkeypatch.context() as patch:
-        patch.setattr(subject_model, "_rater_types", lambda *args: None)
+        patch.setattr(subject_model_mle, "rater_types", lambda *args: None)
         plain = fit_subject_model_arrays(r, c, u, n_r, n_c)
     return grouped, plain
 
@@ -134,7 +135,7 @@ def test_grouped_fit_on_a_lab_sized_study(monkeypatch: pytest.MonkeyPatch) -> No
     r = np.repeat(np.arange(n_r), n_c)
     c = np.concatenate([rng.permutation(n_c) for _ in range(n_r)])
     u = np.clip(np.rint(quality[c] + rng.normal(0, 0.6, r.size)), 1, 5)
-    types = _rater_types(r, c, u, n_r)
+    types = rater_types(r, c, u, n_r)
     assert types is not None and types.first_rater.size < n_r
     grouped, plain = _both_paths(monkeypatch, r, c, u, n_r, n_c)
     _assert_same_fit(grouped, plain)
@@ -149,7 +150,7 @@ def test_grouped_fit_matches_sureal() -> None:
     u = np.repeat(base, 3, axis=0)
     observed = np.ones_like(u, dtype=bool)
     i, j = np.nonzero(observed)
-    assert _rater_types(i, j, u[i, j], 30) is not None
+    assert rater_types(i, j, u[i, j], 30) is not None
     fit = fit_subject_model_arrays(i, j, u[i, j], 30, 8)
     ref = _sureal_fit(u, observed)
     assert np.abs(fit.quality - np.asarray(ref["quality_scores"])).max() <= 0.01
@@ -170,7 +171,7 @@ def test_grouped_fit_with_exactly_fitted_raters(monkeypatch: pytest.MonkeyPatch)
     u[0] = quality + 0.3  # rater 0 agrees with the qualities up to a bias: fitted exactly
     u = np.repeat(u, 3, axis=0)
     i, j = np.nonzero(np.ones_like(u, dtype=bool))
-    assert _rater_types(i, j, u[i, j], 30) is not None
+    assert rater_types(i, j, u[i, j], 30) is not None
     grouped, plain = _both_paths(monkeypatch, i, j, u[i, j], 30, 6)
     assert {issue["kind"] for issue in plain.issues} == {"fitted_exactly"}
     _assert_same_fit(grouped, plain)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+import qoe_analysis.models.logistic_model as logistic_model
 from qoe_analysis.models.logistic_model import (
     fieller_ratio_interval,
     fit_logistic,
@@ -14,6 +15,7 @@ from qoe_analysis.models.thresholds import tree_threshold
 from qoe_analysis.models.tree import TreeNode
 from qoe_analysis.tidy.design import DISSERTATION_SCENARIOS, NETWORK_FACTORS
 from scipy import stats
+from sklearn.exceptions import ConvergenceWarning
 
 Z = stats.norm.ppf(0.975)
 
@@ -72,6 +74,34 @@ def test_logistic_matches_sklearn_on_ungrouped_rows() -> None:
     )
     ref = LogisticRegression(C=np.inf, tol=1e-10, max_iter=1000).fit(x[:, None] / 100, y)
     assert fit.coef == pytest.approx([ref.intercept_[0], ref.coef_[0, 0] / 100], rel=1e-4)
+
+
+def test_one_column_is_the_logit_of_the_pooled_proportion() -> None:
+    # a factor that never changes is not identified; the intercept is logit(7/10)
+    fit = fit_logistic(np.array([[0.0], [0.0]]), np.array([4, 3]), np.array([5, 5]), ("x",))
+    assert fit.converged and fit.null_space.shape[1] == 1
+    assert fit.coef[0] == pytest.approx(np.log(7 / 3), abs=1e-8)
+    assert fit.to_dict()["terms"]["x"]["identifiable"] is False
+
+
+def test_iteration_limit_reached_is_reported_not_converged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(logistic_model, "_MAX_ITER", 1)
+    with pytest.warns(ConvergenceWarning):
+        fit = fit_logistic(np.array([[0.0], [1.0]]), np.array([8, 3]), np.array([10, 10]), ("x",))
+    assert not fit.converged
+
+
+def test_complete_separation_gives_a_point_between_the_levels_and_no_ci() -> None:
+    # all acceptable up to x = 1, none at x = 2: the MLE does not exist, the fit stops
+    # with a steep slope whose standard error is huge, so Fieller's CI is unbounded
+    fit = fit_logistic(
+        np.array([[0.0], [1.0], [2.0]]), np.array([10, 10, 0]), np.array([10, 10, 10]), ("x",)
+    )
+    result = linear_threshold(fit, np.array([1.0]))
+    assert result["status"] == "ci_unbounded"
+    assert 1.0 < result["value"] < 2.0
 
 
 def dissertation_design(p: dict[str, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

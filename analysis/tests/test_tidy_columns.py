@@ -23,7 +23,8 @@ def test_importing_the_columns_loads_no_numeric_stack(module: str) -> None:
 def test_the_package_still_exports_its_api_lazily() -> None:
     import qoe_analysis
 
-    assert qoe_analysis.load_ratings.__module__ == "qoe_analysis.tidy.validation"
+    assert qoe_analysis.load_ratings.__module__ == "qoe_analysis.io.ratings_csv"
+    assert qoe_analysis.validate_ratings.__module__ == "qoe_analysis.tidy.validation"
     assert issubclass(qoe_analysis.RatingsValidationError, ValueError)
     assert qoe_analysis.analyze.__module__ == "qoe_analysis.report"
 

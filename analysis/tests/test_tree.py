@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from qoe_analysis.models.tree import (
     TreeNode,
+    _holdout_mask,
     constant_column,
     fit_rep_tree,
     predict,
@@ -107,6 +108,45 @@ def test_thresholds_are_midpoints_and_leaves_hold_two(study: pd.DataFrame) -> No
         else:
             go_left = column.astype(str).to_numpy() != node.category
         stack += [(node.left, rows & go_left), (node.right, rows & ~go_left)]
+
+
+def test_grown_tree_hand_case() -> None:
+    # acceptable iff delay <= 100 (10 ratings per level): one split, at the midpoint 150
+    # of the adjacent tested levels, with two pure leaves of 20 and 10 ratings
+    frame = pd.DataFrame({"delay": np.repeat([0.0, 100.0, 200.0], 10)})
+    y = (frame["delay"] <= 100).to_numpy().astype(int)
+    root = fit_rep_tree(frame, y, prune=False)
+    assert (root.feature, root.threshold) == ("delay", 150.0)
+    assert root.left is not None and root.right is not None
+    assert root.left.is_leaf and root.left.counts.tolist() == [0.0, 20.0]
+    assert root.right.is_leaf and root.right.counts.tolist() == [10.0, 0.0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_equally_good_splits_go_to_the_first_factor(seed: int) -> None:
+    # b = 3 - a splits the rows exactly as a does; scikit-learn visits features in a
+    # random order, Weka takes the first attribute: always a, children in a's order
+    a = np.repeat([0.0, 1.0, 2.0, 3.0], 5)
+    frame = pd.DataFrame({"a": a, "b": 3.0 - a})
+    root = fit_rep_tree(frame, (a >= 2).astype(int), seed=seed, prune=False)
+    assert (root.feature, root.threshold) == ("a", 1.5)
+    assert root.left is not None and root.left.prediction == 0
+
+
+def test_holdout_is_a_stratified_third_by_hand() -> None:
+    # 9 rows, 6 of class 0 and 3 of class 1: ⌈9/3⌉ = 3 held out, 2 of class 0 and 1 of 1
+    y = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1])
+    held = _holdout_mask(y, 1 / 3, seed=0)
+    assert held.sum() == 3 and np.bincount(y[held], minlength=2).tolist() == [2, 1]
+
+
+def test_holdout_without_strata_when_a_class_has_one_row() -> None:
+    # stratifying needs 2 rows per class: with one acceptable rating the split is plain
+    y = np.array([0] * 9 + [1])
+    assert _holdout_mask(y, 1 / 3, seed=0).sum() == 4  # ⌈10/3⌉
+    frame = pd.DataFrame({"delay": np.arange(10.0)})
+    root = fit_rep_tree(frame, y)
+    assert root.counts.sum() == 10  # back-fitting puts the held-out rows back
 
 
 def test_reduced_error_pruning_hand_case() -> None:

@@ -1,36 +1,29 @@
-"""The closed-loop load of a live lab: participants' screens and researchers' consoles.
+"""The paced load of a live lab: participants' screens and researchers' consoles.
 
-Every virtual user is a thread with its own keep-alive connection. After each answer it
-waits a *think time*, then sends its next request (closed loop: a user never has more
-than one request out, so no queue builds up in the generator). The real participant
-screen does the same: it sets a timer for the server's ``poll_interval_ms`` (1 s) when an
-answer arrives (``frontend/src/participant/ParticipantApp.tsx``), and the console
-refetches its session view once a second. The bench compresses those seconds so that 50
-screens offer the goal's rate.
+Every virtual user is a thread with its own keep-alive connection that sends one request
+per *period* (default 1 s: the real participant screen polls every ``poll_interval_ms``
+= 1 s, ``frontend/src/participant/ParticipantApp.tsx``, and the console refetches its
+session view once a second, ``SessionConsolePage.tsx``). Its requests are due at
+``phase + k·period`` with a phase drawn from [0, period) by a seeded generator per user,
+so the 50 screens spread over the second instead of arriving together. A request that
+comes due while the previous answer is still out is sent as soon as that answer arrives
+(no burst to catch up): a user never has more than one request out. The real screen
+waits a full period *after* each answer, so this schedule offers slightly more load than
+the screens do, never less.
 
-With N users, mean think time Z and mean response time R, a closed loop runs at
-X = N / (R + Z) requests/s (Little's law over the whole cycle, ``Z`` included). With
-N = 50 screens and Z = 80 ms: X = 625/s if the server answered at once, 556/s at R = 10 ms,
-500/s at R = 20 ms. So the goal (>= 500 polls/s and p99 <= 100 ms) holds only while the
-server answers in 20 ms on average — less in practice, since a rating costs its screen a
-think time and a request of its own (in the measured runs: 8–12 ms); a slower server makes R grow
-and X fall below 500.
-Without think time (Z = 0) the same loop measures saturation instead: X is the server's
-capacity and R = N / X however fast the server is (54 users at 500/s: 108 ms).
+With period 0 the same users send their next request at once: a closed loop at
+saturation, whose throughput is the server's capacity under this mix (for information).
 
-Each think time is drawn uniformly from [Z/2, 3Z/2] (mean Z) by a seeded generator per
-user, and each user starts after a first draw from [0, Z): without the spread, users
-answered together (after a stall) would sleep the same time and keep arriving together.
-A think time is never part of a measured latency: that runs from before the request is
-written until its whole body is read (:mod:`live_lab_http`). The run is bounded by a
-duration and a total request count, whichever comes first; a think time ends early when
-the run does.
+A latency runs from before the request is written until its whole body is read
+(:mod:`live_lab_http`). The run is bounded by a duration and a total request count,
+whichever comes first; a wait ends early when the run does.
 
 - A participant's screen polls its session with ``If-None-Match`` (the last ETag, as a
-  browser's cache sends it); when the step is "rating" it rates the slot (idempotency key
-  derived from session and slot, so a retry after a lost answer reuses it), and answers
+  browser's cache sends it); when the view asks for a rating, the screen's next request
+  (one period later: the time to choose) rates the slot (idempotency key derived from
+  session and slot, so a retry after a lost answer reuses it), and likewise it answers
   the post-play questions at the end.
-- A console polls the researcher's view of the sessions in turn.
+- A console reads the researcher's view of the sessions in turn.
 """
 
 from __future__ import annotations
@@ -85,29 +78,31 @@ class UserResult:
 
 @dataclass(frozen=True)
 class Pace:
-    """Mean think times in seconds (0: none, a saturating closed loop)."""
+    """Request periods in seconds (0: none, a saturating closed loop)."""
 
     screen: float
     console: float
     seed: int = 16
 
 
-class Think:
-    """One user's think times: uniform on [mean/2, 3 mean/2], from its own seeded stream."""
+class Schedule:
+    """One user's due times: ``phase + k·period``, the phase from its own seeded stream; a
+    request that is late goes at once and the schedule restarts from it."""
 
-    def __init__(self, mean: float, seed: int, stop: threading.Event) -> None:
-        self.mean = mean
-        self.random = random.Random(seed)
+    def __init__(self, period: float, seed: int, stop: threading.Event) -> None:
+        self.period = period
         self.stop = stop
-
-    def first(self) -> None:
-        """Before the first request: a phase in [0, mean), so that users start spread out."""
-        if self.mean > 0:
-            self.stop.wait(self.random.uniform(0, self.mean))
+        self.due = time.monotonic() + random.Random(seed).uniform(0, period)
 
     def __call__(self) -> None:
-        if self.mean > 0:
-            self.stop.wait(self.random.uniform(0.5 * self.mean, 1.5 * self.mean))
+        """Wait until the next request is due."""
+        if self.period <= 0:
+            return
+        now = time.monotonic()
+        if self.due > now:
+            self.stop.wait(self.due - now)
+            now = self.due
+        self.due = now + self.period
 
 
 class Budget:
@@ -129,29 +124,20 @@ class Budget:
 
 
 def participant(
-    app: App, session: LiveSession, budget: Budget, think: Think, result: UserResult
+    app: App, session: LiveSession, budget: Budget, wait: Schedule, result: UserResult
 ) -> None:
     client = app.client()
     client.headers["X-Participant-Token"] = session.token
     path = f"/api/v1/participant/sessions/{session.id}/"
     etag: str | None = None
     view: dict[str, Any] | None = None
-    think.first()
-    while budget.take():
-        answer = client.request("GET", path, headers={"If-None-Match": etag} if etag else None)
-        result.note("participant poll", answer, answer.status in (200, 304))
-        if answer.status == 200:
-            view = answer.json()
-            etag = answer.headers.get("ETag")
-        if view is None or answer.status not in (200, 304):
-            think()
-            continue
-        # The participant's answer to the rating form or the questions is a request of its
-        # own, after its own think time (the time to choose, compressed like the polls').
-        if view["step"] in ("rating", "post_questions"):
-            think()
-        if view["step"] == "rating" and budget.take():
-            position = view["position"]
+    while True:
+        wait()
+        if not budget.take():
+            break
+        step = view["step"] if view is not None else None
+        if step == "rating":
+            position = view["position"] if view is not None else 0
             key = f"bench-{session.id}-{position}"
             body = {
                 "score": 1 + (session.id + position) % 5,
@@ -162,28 +148,32 @@ def participant(
             result.note("rating submission", rated, rated.status in (200, 201))
             if rated.status in (200, 201):
                 result.acknowledged.add((session.id, key))
-                view = rated.json()["session"]
-                etag = None
-        elif view["step"] == "post_questions" and budget.take():
+                view, etag = rated.json()["session"], None
+            else:
+                view = None
+        elif step == "post_questions":
             done = client.request("POST", f"{path}post-questions/", {"answers": POST_ANSWERS})
             result.note("post questions", done, done.status == 200)
-            if done.status == 200:
-                view, etag = done.json(), None
-        think()
+            view, etag = (done.json(), None) if done.status == 200 else (None, etag)
+        else:
+            answer = client.request("GET", path, headers={"If-None-Match": etag} if etag else None)
+            result.note("participant poll", answer, answer.status in (200, 304))
+            if answer.status == 200:
+                view = answer.json()
+                etag = answer.headers.get("ETag")
     client.close()
 
 
 def console(
-    app: App, client: Client, offset: int, budget: Budget, think: Think, result: UserResult
+    app: App, client: Client, offset: int, budget: Budget, wait: Schedule, result: UserResult
 ) -> None:
     ids = [s.id for s in app.sessions]
-    think.first()
     for turn in itertools.count(offset):
+        wait()
         if not budget.take():
             break
         answer = client.request("GET", f"/api/v1/sessions/{ids[turn % len(ids)]}/")
         result.note("console session view", answer, answer.status == 200)
-        think()
     client.close()
 
 
@@ -212,14 +202,14 @@ def run_load(app: App, *, seconds: float, requests: int, consoles: int, pace: Pa
     screens = len(app.sessions)
     results = [UserResult() for _ in range(screens + consoles)]
 
-    def think(user: int) -> Think:
-        mean = pace.screen if user < screens else pace.console
-        return Think(mean, pace.seed * 100_003 + user, budget.stop)
+    def schedule(user: int) -> Schedule:
+        period = pace.screen if user < screens else pace.console
+        return Schedule(period, pace.seed * 100_003 + user, budget.stop)
 
     threads = [
         threading.Thread(
             target=guarded,
-            args=(participant, results[i], app, s, budget, think(i), results[i]),
+            args=(participant, results[i], app, s, budget, schedule(i), results[i]),
             daemon=True,
         )
         for i, s in enumerate(app.sessions)
@@ -234,7 +224,7 @@ def run_load(app: App, *, seconds: float, requests: int, consoles: int, pace: Pa
                 signed_in[i],
                 i * screens // max(consoles, 1),
                 budget,
-                think(screens + i),
+                schedule(screens + i),
                 results[screens + i],
             ),
             daemon=True,

@@ -114,3 +114,65 @@ def test_no_results_and_no_readme_markers_are_errors(tmp_path: Path) -> None:
     readme.write_text("no markers here\n")
     assert bench_report.main(["--bench-dir", str(tmp_path), "--readme", str(readme)]) == 2
     assert readme.read_text() == "no markers here\n"  # left as it was
+
+
+@pytest.mark.parametrize(
+    ("spread", "passed", "verdict"),
+    [
+        ([0.15, 0.19], True, "pass"),  # every run met the limit
+        ([0.17, 0.23], True, "pass, within noise"),  # the median met it, one run did not
+        ([0.19, 0.26], False, "**fail, within noise**"),
+        ([0.21, 0.26], False, "**fail**"),
+    ],
+)
+def test_a_spread_across_the_limit_is_within_noise(
+    tmp_path: Path, spread: list[float], passed: bool, verdict: str
+) -> None:
+    entry = goal(
+        goal="warm worker",
+        measured=sum(spread) / 2,
+        baseline=None,
+        ratio=None,
+        target="<= 0.2 s",
+        limit=0.2,
+        compare="<=",
+        spread=spread,
+        **{"pass": passed},
+    )
+    write(tmp_path, "analysis", {"goals": [entry]})
+    assert bench_report.main(["--bench-dir", str(tmp_path)]) == (0 if passed else 1)
+    row = (tmp_path / "summary.md").read_text().splitlines()[2]
+    assert row.endswith(f"| <= 0.2 s | {verdict} |")
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["goals"][0]["verdict"] == verdict.strip("*")
+
+
+@pytest.mark.parametrize(
+    ("patch", "message"),
+    [
+        ({"spread": [0.3, 0.1]}, "low <= high"),
+        ({"spread": [0.1]}, "expected [low, high]"),
+        ({"compare": "<"}, "'compare' must be one of"),
+    ],
+)
+def test_a_malformed_spread_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], patch: dict[str, object], message: str
+) -> None:
+    write(tmp_path, "broken", {"goals": [goal(limit=1.0, **patch)]})
+    assert bench_report.main(["--bench-dir", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_every_file_given_gets_the_table_or_none_does(tmp_path: Path) -> None:
+    write(tmp_path, "analysis", {"goals": [goal()]})
+    readme, doc = tmp_path / "README.md", tmp_path / "performance.md"
+    for path in (readme, doc):
+        path.write_text("<!-- bench:start -->\nold\n<!-- bench:end -->\n")
+    arguments = ["--bench-dir", str(tmp_path), "--readme", str(readme), "--readme", str(doc)]
+    assert bench_report.main(arguments) == 0
+    assert "| analysis |" in readme.read_text() and readme.read_text() == doc.read_text()
+
+    doc.write_text("no markers\n")
+    readme.write_text("<!-- bench:start -->\nold\n<!-- bench:end -->\n")
+    assert bench_report.main(arguments) == 2
+    assert "old" in readme.read_text()  # not written: the other file had no section

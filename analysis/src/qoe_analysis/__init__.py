@@ -17,14 +17,15 @@ __version__ = "0.1.0"
 __all__ = ["RatingsValidationError", "__version__", "analyze", "load_ratings", "validate_ratings"]
 
 if TYPE_CHECKING:
+    from qoe_analysis.io.ratings_csv import load_ratings
     from qoe_analysis.report import analyze
-    from qoe_analysis.tidy.validation import RatingsValidationError, load_ratings, validate_ratings
+    from qoe_analysis.tidy.validation import RatingsValidationError, validate_ratings
 
 _LAZY = {
     "analyze": "qoe_analysis.report",
-    "load_ratings": "qoe_analysis.tidy.validation",
+    "load_ratings": "qoe_analysis.io.ratings_csv",
     "validate_ratings": "qoe_analysis.tidy.validation",
-    "RatingsValidationError": "qoe_analysis.tidy.validation",
+    "RatingsValidationError": "qoe_analysis.tidy.errors",
 }
 
 

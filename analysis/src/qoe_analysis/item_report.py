@@ -13,16 +13,36 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from typing_extensions import TypedDict
 
 from qoe_analysis.items import ItemTables
 from qoe_analysis.jsonable import json_ready
 from qoe_analysis.scales import Sidecar, parse_acceptance
+from qoe_analysis.schema.stats_types import (
+    FastRater,
+    Item,
+    ItemCorrelations,
+    PerItem,
+    ResponseTimes,
+    Training,
+)
 from qoe_analysis.stats.item_correlations import item_correlations
 from qoe_analysis.stats.per_item import ItemStats, item_section, item_stats
 from qoe_analysis.stats.response_times import fast_raters, response_times_by_item
 from qoe_analysis.tidy.design import RATER, RATING
 
-__all__ = ["acceptance_target", "item_report_sections", "resolve_acceptance"]
+__all__ = ["ItemSections", "acceptance_target", "item_report_sections", "resolve_acceptance"]
+
+
+class ItemSections(TypedDict):
+    """The document's sections about the rating items."""
+
+    items: list[Item]
+    per_item: dict[str, PerItem]
+    item_correlations: ItemCorrelations
+    response_times: dict[str, ResponseTimes]
+    fast_raters: list[FastRater]
+    training: Training
 
 
 def resolve_acceptance(
@@ -78,14 +98,14 @@ def item_report_sections(
     seed: int,
     reliability_cutoff: float,
     primary_subject_records: tuple[list[Any], list[Any]] | None = None,
-) -> dict[str, Any]:
+) -> ItemSections:
     """``items``, ``per_item``, ``item_correlations``, ``response_times``,
     ``fast_raters`` and ``training`` (all raters, training rows excluded).
     ``primary_subject_records`` (conditions, raters) reuses the top-level subject-model
     tables for the primary item."""
     sidecar = split.sidecar
     rated = split.rated_keys
-    per_item = {}
+    per_item: dict[str, PerItem] = {}
     for key in rated:
         if key == primary:
             per_item[key] = item_section(primary_stats, primary_subject_records)
@@ -97,7 +117,7 @@ def item_report_sections(
             reliability_cutoff=reliability_cutoff,
         )
         per_item[key] = item_section(stats)
-    small = json_ready(
+    small: dict[str, Any] = json_ready(
         {
             "items": [
                 {**item, "n": len(split.tables[item["key"]]) if item["key"] in rated else 0}
@@ -109,5 +129,12 @@ def item_report_sections(
             "training": {"excluded_rows": split.training_excluded},
         }
     )
-    # per_item is JSON-ready already (item_section); the key order is the contract's
-    return {"items": small.pop("items"), "per_item": per_item, **small}
+    # per_item is JSON-ready already (item_section)
+    return {
+        "items": small["items"],
+        "per_item": per_item,
+        "item_correlations": small["item_correlations"],
+        "response_times": small["response_times"],
+        "fast_raters": small["fast_raters"],
+        "training": small["training"],
+    }

@@ -1,17 +1,18 @@
-"""Assemble the analysis document (the JSON printed by ``qoe-analysis analyze``).
+"""The analysis pipeline: from a ratings table to the typed analysis document.
 
-:func:`analyze` validates the table, computes every section and returns plain Python
-objects (dict / list / str / float / int / bool / None; NaN becomes None), so the result can
-be passed to ``json.dumps`` as is. The numbers come from the pure functions of the other
-modules; this module only selects rows and arranges the output.
+:func:`analyze` runs named steps, each returning a typed piece: the validated study, the
+rater screening, the conditions, the "acceptable" target, weights, tree and thresholds,
+and the assembled :class:`~qoe_analysis.schema.AnalysisDocument` (plain Python values;
+NaN becomes None), which ``json.dumps`` takes as is. The numbers come from the pure
+functions of :mod:`qoe_analysis.stats` and :mod:`qoe_analysis.models`; this module and
+:mod:`qoe_analysis.report_sections` only select rows and arrange the output.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import operator
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -20,25 +21,36 @@ from qoe_analysis import __version__
 from qoe_analysis.evidence.notes import NoReliableRatersError, no_reliable_message, pilot_notes
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
 from qoe_analysis.items import ItemTables, split_items
-from qoe_analysis.jsonable import json_ready, records, rows_as_dicts
+from qoe_analysis.jsonable import json_ready, records
 from qoe_analysis.models.information_gain import (
     class_weighted_profiles,
     rapidminer_weights,
     weka_weights,
 )
 from qoe_analysis.models.thresholds import kpi_thresholds
-from qoe_analysis.models.tree import fit_rep_tree, predict
+from qoe_analysis.models.tree import TreeNode, fit_rep_tree, predict
 from qoe_analysis.models.tree_rules import tree_rules, tree_to_dict
-from qoe_analysis.scales import Sidecar, primary_item
-from qoe_analysis.stats.conditions import condition_table
-from qoe_analysis.stats.p913 import R1_THRESHOLD, R2_THRESHOLD
-from qoe_analysis.stats.per_item import (
-    condition_records,
-    item_stats,
-    sos_section,
+from qoe_analysis.report_sections import (
+    agent_backends,
+    dry_run_note,
+    factor_frame,
+    plain,
+    reliability_section,
+    rows_of,
+    sos_hypothesis_section,
+    subject_model_section,
+    weights_section,
+    without_attrs,
 )
+from qoe_analysis.report_sections import rater_status as _rater_status
+from qoe_analysis.scales import Sidecar, primary_item
+from qoe_analysis.schema import AnalysisDocument, Meta, MosByFactor, Notes
+from qoe_analysis.schema.model_types import Thresholds, Tree, Weights
+from qoe_analysis.schema.stats_types import Condition, SosSection
+from qoe_analysis.stats.conditions import condition_table
+from qoe_analysis.stats.factor_mos import mos_by_factor
+from qoe_analysis.stats.per_item import ItemStats, condition_records, item_stats, sos_section
 from qoe_analysis.stats.reliability import no_group_reason
-from qoe_analysis.stats.sos_hypothesis import sos_formula
 from qoe_analysis.study_factors import (
     constant_factors,
     factor_columns_in,
@@ -46,107 +58,253 @@ from qoe_analysis.study_factors import (
     varying_factor_columns,
 )
 from qoe_analysis.tabular import group_codes
-from qoe_analysis.tidy.columns import AGENT_BACKEND, DRY_RUN, PROVENANCE_COLUMNS
-from qoe_analysis.tidy.design import GAME, PACE, RATER, RATING, REQUIRED_COLUMNS, SCENARIO
+from qoe_analysis.tidy.columns import DRY_RUN
+from qoe_analysis.tidy.design import GAME, PACE, RATER, RATING, SCENARIO
 from qoe_analysis.tidy.validation import is_validated, table_sidecar, validate_ratings
 
-__all__ = ["NoReliableRatersError", "analyze", "factor_frame", "json_ready"]
+__all__ = [
+    "NoReliableRatersError",
+    "_rater_status",
+    "analyze",
+    "factor_frame",
+    "json_ready",
+    "rows_of",
+]
 
 Progress = Callable[[float, str], None]
-P913_THRESHOLD = R1_THRESHOLD
 
 
-def _rater_status(statuses: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
-    """One entry per rater: {rater_id, <rule>: status} for every rule (the reasons are in
-    each rule's own table, so large studies do not carry them twice).
+@dataclass(frozen=True)
+class Study:
+    """The validated table split by item, the primary item's table and the target rule."""
 
-    The rules' tables normally list the same raters in the same (sorted) order; then the
-    entries are built column by column. Otherwise they are merged rater by rater (a rater
-    missing from a rule has no key for it)."""
-    raters = {rule: frame[RATER].astype(str).tolist() for rule, frame in statuses.items()}
-    status = {rule: frame["status"].astype(str).tolist() for rule, frame in statuses.items()}
-    columns = list(raters.values())
-    first = columns[0] if columns else []
-    in_order = all(map(operator.lt, first, first[1:]))  # sorted and distinct
-    if in_order and all(column == first for column in columns):
-        return rows_as_dicts([RATER, *statuses], [first, *status.values()])
-    merged: dict[str, dict[str, Any]] = {}
-    for rule in statuses:
-        for rater, value in zip(raters[rule], status[rule], strict=True):
-            entry = merged.get(rater)
-            if entry is None:
-                entry = merged[rater] = {RATER: rater}
-            entry[rule] = value
-    return [merged[k] for k in sorted(merged)]
+    split: ItemTables
+    primary: str
+    table: pd.DataFrame
+    scale: dict[str, Any]
+    acceptance: dict[str, Any]
+    acceptable_from: float
+    varying: list[str]
 
 
-def rows_of(column: pd.Series, values: list[Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """``column.isin(set(values))`` as a bool array. A categorical column (the validated
-    table's rater_id) is tested once per category and the answer spread by its codes
-    (1 M ratings: 0.1 s -> a few ms); a missing cell (code −1) is never in ``values``."""
-    wanted = set(values)
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        per_category = np.append(np.asarray(column.cat.categories.isin(wanted), bool), False)
-        return per_category[column.cat.codes.to_numpy()]
-    return column.isin(wanted).to_numpy()
+@dataclass(frozen=True)
+class Conditions:
+    """The analysed ratings (reliable raters only when asked), their conditions and fits."""
+
+    analysed: pd.DataFrame
+    rows: pd.DataFrame  # condition table with the factor values, as in the document
+    sos_used: SosSection
+    sos_all: SosSection
+    sos_reliable: SosSection | None
 
 
-def factor_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """The factors: every impairment factor column that varies (registry order; constant
-    ones carry no information and are left out), game pace, game (unless it only restates
-    the pace), and every extra per-rater/per-session column (provenance columns are no
-    factor: which agent applied an impairment must not explain a rating)."""
-    present = set(factor_columns_in(table.columns))
-    extra = [
-        c
-        for c in table.columns
-        if c not in REQUIRED_COLUMNS and c not in present and c not in PROVENANCE_COLUMNS
-    ]
-    columns = [*varying_factor_columns(table), PACE]
-    if table[GAME].nunique() > table[PACE].nunique():
-        columns.append(GAME)
-    return table[[*columns, *extra]]
+@dataclass(frozen=True)
+class Target:
+    """The factors and the 0/1 "acceptable" target the models learn from."""
+
+    factors: pd.DataFrame
+    y: np.ndarray[Any, Any]
+    text: str
+    profiles: tuple[np.ndarray[Any, Any], pd.DataFrame]
 
 
-def _bare(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame (a shallow copy) without ``attrs``."""
-    out = frame.copy(deep=False)
-    out.attrs = {}
-    return out
-
-
-def _without_attrs(split: ItemTables) -> ItemTables:
-    """The item tables without the validation's ``attrs`` (sidecar, weak reference).
-
-    pandas deep-copies ``attrs`` into every frame derived from one (``__finalize__``), a
-    few hundred times per analysis (~0.1 s of a 1,200-rating run); once the sidecar is
-    read, the analysis needs them no more. Shallow copies: the caller's frame keeps its
-    ``attrs``.
-    """
-    return dataclasses.replace(
-        split,
-        tables={key: _bare(frame) for key, frame in split.tables.items()},
-        long=_bare(split.long),
+def _validated(df: pd.DataFrame, sidecar: Sidecar | None, acceptable_from: float | None) -> Study:
+    """Validate once (a table load_ratings/validate_ratings returned is used as is), drop
+    training rows, pick the primary item and the acceptance rule."""
+    long_table = df if is_validated(df, sidecar) else validate_ratings(df, sidecar=sidecar)
+    sidecar = table_sidecar(long_table)
+    split = without_attrs(split_items(long_table, sidecar))
+    primary = primary_item([sidecar.item(k) for k in split.rated_keys])
+    acceptance = resolve_acceptance(sidecar, primary, acceptable_from, split.rated_keys)
+    table = split.tables[primary]
+    return Study(
+        split=split,
+        primary=primary,
+        table=table,
+        scale=sidecar.item(primary)["scale"],
+        acceptance=acceptance,
+        acceptable_from=acceptance.get("min", 1),
+        varying=varying_factor_columns(table),
     )
 
 
-def agent_backends(table: pd.DataFrame) -> dict[str, int] | None:
-    """Ratings per agent backend (``agent_backend``; "" = unknown), None without the column."""
-    if AGENT_BACKEND not in table.columns:
-        return None
-    counts = table[AGENT_BACKEND].astype(str).value_counts()
-    return {str(name): int(n) for name, n in sorted(counts.items())}
+def _reliability(study: Study, *, seed: int, cutoff: float) -> ItemStats:
+    """Rater screening, condition table and subject model of the primary item."""
+    return item_stats(study.table, study.scale, seed=seed, reliability_cutoff=cutoff)
 
 
-def dry_run_note(backends: dict[str, int] | None, n_ratings: int) -> dict[str, str]:
-    """``{"provenance": reason}`` when ratings were taken on a dry-run agent."""
-    dry = (backends or {}).get(DRY_RUN, 0)
-    if not dry:
-        return {}
-    return {
-        "provenance": f"{dry} of {n_ratings} ratings were taken on a dry-run agent: no "
-        "impairment was applied to a kernel, so they rate an unimpaired game (a rehearsal)"
+def _conditions(study: Study, stats: ItemStats, reliable_only: bool, cutoff: float) -> Conditions:
+    """The conditions and SOS fits of all raters and of the reliable ones; raises
+    :class:`NoReliableRatersError` when ``reliable_only`` leaves no rating."""
+    table, scale = study.table, study.scale
+    reliable = rows_of(table[RATER], stats.reliable_ids)
+    # the condition table reads only these columns: copy them alone, not the whole table
+    conds_reliable = (
+        condition_table(table[[SCENARIO, GAME, RATING]][reliable], scale=scale)
+        if reliable.any()
+        else None
+    )
+    analysed = table[reliable] if reliable_only else table
+    if len(analysed) == 0:
+        gap = None if stats.groups else no_group_reason(table)
+        raise NoReliableRatersError(no_reliable_message(stats.intra, cutoff, gap))
+    conds = conds_reliable if reliable_only else stats.conds_all
+    assert conds is not None
+    present = factor_columns_in(table.columns)
+    network = table.drop_duplicates(SCENARIO).set_index(SCENARIO)[present]
+    sos_all = sos_section(stats.conds_all, scale)
+    sos_reliable = sos_section(conds_reliable, scale) if conds_reliable is not None else None
+    sos_used = sos_reliable if reliable_only else sos_all
+    assert sos_used is not None
+    return Conditions(
+        analysed=analysed,
+        rows=condition_records(conds.join(network, on=SCENARIO), scale),
+        sos_used=sos_used,
+        sos_all=sos_all,
+        sos_reliable=sos_reliable,
+    )
+
+
+def _target(study: Study, stats: ItemStats, conds: Conditions, reliable_only: bool) -> Target:
+    """The acceptance item's ratings as factors and a 0/1 target."""
+    decided, y, text = acceptance_target(
+        study.split,
+        study.primary,
+        study.acceptance,
+        conds.analysed,
+        stats.reliable_ids,
+        reliable_only,
+    )
+    factors = factor_frame(decided)
+    return Target(factors, y, text, group_codes(factors, list(factors.columns)))
+
+
+def _weights(target: Target) -> Weights:
+    """Information gain of every factor: computed from the distinct profiles and their
+    class counts, the same numbers as from every rating (whole-number weights)."""
+    weighted = class_weighted_profiles(*target.profiles, target.y)
+    weka, cuts = weka_weights(*weighted)
+    rapid, rapid_raw = rapidminer_weights(*weighted)
+    return weights_section(target.text, weka, rapid, cuts, rapid_raw)
+
+
+def _tree(target: Target, seed: int) -> tuple[TreeNode, Tree]:
+    """The REPTree-style decision tree and its training accuracy."""
+    factors, y, profiles = target.factors, target.y, target.profiles
+    root = fit_rep_tree(factors, y, seed=seed, profiles=profiles)
+    accuracy = float((predict(root, profiles[1])[profiles[0]] == y).mean())
+    section: Tree = {
+        "method": "REPTree recipe: information-gain splits (sklearn, entropy), min 2 per "
+        "leaf, reduced-error pruning on a stratified 1/3 hold-out, back-fitted",
+        "seed": seed,
+        "training_accuracy": accuracy,
+        "root": cast(Any, tree_to_dict(root)),
+        "rules": cast(Any, tree_rules(root)),
     }
+    return root, plain(section)
+
+
+def _thresholds(study: Study, target: Target, root: TreeNode) -> Thresholds:
+    """KPI thresholds per pace and direction (tree and logistic model)."""
+    factors, y, profiles = target.factors, target.y, target.profiles
+    acceptable_from = study.acceptable_from
+    impairments = [c for c in study.varying if c in factors.columns]
+    thresholds = kpi_thresholds(
+        factors,
+        y,
+        root,
+        acceptable_from,
+        profiles=profiles,
+        impairments=impairments,
+        target=None if target.text == f"rating >= {acceptable_from}" else target.text,
+    )
+    return plain(cast(Thresholds, thresholds))
+
+
+def _meta(
+    study: Study, stats: ItemStats, conds: Conditions, target: Target, options: dict[str, Any]
+) -> Meta:
+    table = study.table
+    backends = agent_backends(table)
+    games = table.drop_duplicates(GAME)[[GAME, PACE]].to_numpy()
+    meta: Meta = {
+        "qoe_analysis_version": __version__,
+        "n_ratings": len(table),
+        "n_raters": int(table[RATER].nunique()),
+        "n_sessions": stats.n_sessions,
+        "n_ratings_analysed": len(conds.analysed),
+        "acceptable_from": study.acceptable_from,
+        "reliable_only": options["reliable_only"],
+        "reliability_cutoff": options["reliability_cutoff"],
+        "seed": options["seed"],
+        "games": {str(g): str(p) for g, p in games},
+        "factors": list(target.factors.columns),
+        "network_factors": study.varying,
+        "constant_factors": constant_factors(table),
+        "factor_info": cast(Any, factor_info(factor_columns_in(table.columns))),
+        "primary_item": study.primary,
+        "acceptance": cast(Any, study.acceptance),
+        "min_response_ms": study.split.sidecar.min_response_ms,
+        # provenance (issue 13): a dry-run agent applied nothing to a kernel
+        "agent_backends": backends,
+        "n_ratings_dry_run": None if backends is None else backends.get(DRY_RUN, 0),
+    }
+    return plain(meta)
+
+
+def _assemble(
+    study: Study,
+    stats: ItemStats,
+    conds: Conditions,
+    target: Target,
+    models: tuple[Weights, Tree, Thresholds],
+    options: dict[str, Any],
+) -> AnalysisDocument:
+    """The document: the primary item's sections, then the per-item ones."""
+    weights, tree, thresholds = models
+    table, subject = study.table, stats.subject
+    notes = pilot_notes(
+        table,
+        stats.groups,
+        subject,
+        thresholds,
+        study.varying,
+        conds.sos_used.get("a"),
+        study.scale,
+        sessions=stats.sessions,
+    )
+    notes.update(dry_run_note(agent_backends(table), len(table)))
+    # the primary item's per_item entry shows the same subject tables: the same lists
+    subject_records = (records(subject.conditions), records(subject.raters))
+    rows = cast(list[Condition], records(conds.rows))
+    sections = item_report_sections(
+        study.split,
+        study.primary,
+        stats,
+        seed=options["seed"],
+        reliability_cutoff=options["reliability_cutoff"],
+        primary_subject_records=subject_records,
+    )
+    return {
+        "meta": _meta(study, stats, conds, target, options),
+        "conditions": plain(rows),
+        "mos_by_factor": _mos_by_factor(conds, study.varying),
+        "sos_hypothesis": sos_hypothesis_section(
+            study.scale, conds.sos_used, conds.sos_all, conds.sos_reliable
+        ),
+        "reliability": reliability_section(stats, options["reliability_cutoff"]),
+        "subject_model": subject_model_section(stats, subject_records),
+        "weights": weights,
+        "tree": tree,
+        "thresholds": thresholds,
+        "notes": cast(Notes, notes),
+        **sections,
+    }
+
+
+def _mos_by_factor(conds: Conditions, varying: list[str]) -> MosByFactor:
+    """Pooled MOS per factor level over the conditions of the document."""
+    return mos_by_factor(conds.rows, varying)
 
 
 def analyze(
@@ -158,8 +316,8 @@ def analyze(
     reliability_cutoff: float = 0.6,
     progress: Progress | None = None,
     sidecar: Sidecar | None = None,
-) -> dict[str, Any]:
-    """Full analysis of a ratings table; returns the JSON-ready document (see docs/methods.md).
+) -> AnalysisDocument:
+    """Full analysis of a ratings table; returns the document (see docs/methods.md).
 
     The table is the long tidy table (:mod:`qoe_analysis.tidy.columns`); ``sidecar``
     declares its items (default: the one a validation stored, else "overall" on ACR-5).
@@ -174,214 +332,29 @@ def analyze(
     reliability section and the SOS comparison always cover both groups.
     """
 
-    def report(fraction: float, stage: str) -> None:
+    def step(fraction: float, stage: str) -> None:
         if progress is not None:
             progress(fraction, stage)
 
-    report(0.0, "validating")
-    # one validation pass: the table load_ratings/validate_ratings returned is used as is
-    long_table = df if is_validated(df, sidecar) else validate_ratings(df, sidecar=sidecar)
-    sidecar = table_sidecar(long_table)
-    split = _without_attrs(split_items(long_table, sidecar))
-    primary = primary_item([sidecar.item(k) for k in split.rated_keys])
-    acceptance = resolve_acceptance(sidecar, primary, acceptable_from, split.rated_keys)
-    acceptable_from = acceptance.get("min", 1)
-    table = split.tables[primary]
-    scale = sidecar.item(primary)["scale"]
-    present = factor_columns_in(table.columns)
-    varying = varying_factor_columns(table)
-    report(0.1, "reliability")
-    stats = item_stats(table, scale, seed=seed, reliability_cutoff=reliability_cutoff)
-    groups, intra, p913, flat = stats.groups, stats.intra, stats.p913, stats.flat
-    reliable_ids = stats.reliable_ids
-    statuses = stats.statuses
-    reliable_mask = rows_of(table[RATER], reliable_ids)
-
-    report(0.35, "conditions")
-    conds_all = stats.conds_all
-    # the condition table reads only these columns: copy them alone, not the whole table
-    conds_reliable = (
-        condition_table(table[[SCENARIO, GAME, RATING]][reliable_mask], scale=scale)
-        if reliable_mask.any()
-        else None
-    )
-    analysed = table[reliable_mask] if reliable_only else table
-    if len(analysed) == 0:
-        raise NoReliableRatersError(
-            no_reliable_message(
-                intra, reliability_cutoff, None if groups else no_group_reason(table)
-            )
-        )
-    conds = conds_reliable if reliable_only else conds_all
-    assert conds is not None
-    network = table.drop_duplicates(SCENARIO).set_index(SCENARIO)[present]
-    cond_out = condition_records(conds.join(network, on=SCENARIO), scale)
-
-    report(0.4, "subject_model")
-    subject = stats.subject
-
-    report(0.45, "sos_hypothesis")
-    sos_all = sos_section(conds_all, scale)
-    sos_rel = sos_section(conds_reliable, scale) if conds_reliable is not None else None
-    sos_used = sos_rel if reliable_only else sos_all
-    assert sos_used is not None
-
-    report(0.55, "information_gain")
-    decided, y, target = acceptance_target(
-        split, primary, acceptance, analysed, reliable_ids, reliable_only
-    )
-    factors = factor_frame(decided)
-    profiles = group_codes(factors, list(factors.columns))
-    # the gains from the distinct profiles and their class counts: the same numbers as from
-    # every rating (whole-number weights), for a pass over thousands of rows, not millions
-    weighted = class_weighted_profiles(*profiles, y)
-    weka, cuts = weka_weights(*weighted)
-    rapid, rapid_raw = rapidminer_weights(*weighted)
-
-    report(0.7, "tree")
-    root = fit_rep_tree(factors, y, seed=seed, profiles=profiles)
-    accuracy = float((predict(root, profiles[1])[profiles[0]] == y).mean())
-
-    report(0.85, "thresholds")
-    impairments = [c for c in varying if c in factors.columns]
-    thresholds = kpi_thresholds(
-        factors,
-        y,
-        root,
-        acceptable_from,
-        profiles=profiles,
-        impairments=impairments,
-        target=None if target == f"rating >= {acceptable_from}" else target,
-    )
-
-    report(0.95, "assembling")
-    backends = agent_backends(table)
-    doc: dict[str, Any] = {
-        "meta": {
-            "qoe_analysis_version": __version__,
-            "n_ratings": len(table),
-            "n_raters": int(table[RATER].nunique()),
-            "n_sessions": stats.n_sessions,
-            "n_ratings_analysed": len(analysed),
-            "acceptable_from": acceptable_from,
-            "reliable_only": reliable_only,
-            "reliability_cutoff": reliability_cutoff,
-            "seed": seed,
-            "games": {
-                str(g): str(p) for g, p in table.drop_duplicates(GAME)[[GAME, PACE]].to_numpy()
-            },
-            "factors": list(factors.columns),
-            "network_factors": varying,
-            "constant_factors": constant_factors(table),
-            "factor_info": factor_info(present),
-            "primary_item": primary,
-            "acceptance": acceptance,
-            "min_response_ms": sidecar.min_response_ms,
-            # provenance (issue 13): a dry-run agent applied nothing to a kernel
-            "agent_backends": backends,
-            "n_ratings_dry_run": None if backends is None else backends.get(DRY_RUN, 0),
-        },
-        "conditions": records(cond_out),
-        "sos_hypothesis": {
-            "formula": sos_formula(scale["min"], scale["max"]),
-            "fitted_on": "scenario x game conditions with n >= 2",
-            **{k: v for k, v in sos_used.items()},
-            "all_raters": sos_all,
-            "reliable_raters": sos_rel,
-        },
-        "reliability": {
-            "cutoff": reliability_cutoff,
-            "scenario_groups": {name: g.levels for name, g in groups.items()},
-            "intra": [],  # filled below (large, already JSON-ready)
-            "reliable_raters": reliable_ids,
-            "inter": stats.inter,
-            "screening": {
-                "p913": {
-                    "threshold": P913_THRESHOLD,
-                    "r2_threshold": R2_THRESHOLD,
-                    **{k: v for k, v in stats.p913_summary.items() if k != "r1_threshold"},
-                    "per_rater": [],  # filled below
-                    "rejected": stats.status_lists["unreliable"]["p913"],
-                    "not_assessable": stats.status_lists["not_assessable"]["p913"],
-                },
-                "straight_lining": {
-                    "sessions": records(flat),
-                    "rejected": sorted(set(flat[RATER].tolist())),
-                    # every rater not listed here is reliable: ratings vary in every session
-                    "per_rater": records(
-                        stats.flat_status[stats.flat_status["status"] != "reliable"]
-                    ),
-                },
-            },
-            "rejected_by_rule": stats.status_lists["unreliable"],
-            "not_assessable_by_rule": stats.status_lists["not_assessable"],
-            "rater_status": [],  # filled below (large, already JSON-ready)
-        },
-        "subject_model": {
-            "model": "rating = quality[condition] + bias[rater] + inconsistency[rater] * N(0, 1)",
-            "method": "maximum likelihood (ITU-T P.910 annex; sureal "
-            "MaximumLikelihoodEstimationModelContentOblivious), all raters, "
-            "standard errors from the Fisher information, 95 % CI = estimate +- 1.96 se",
-            "fitted_on": "all ratings",
-            **{k: v for k, v in subject.to_dict().items() if k != "not_identifiable"},
-            "not_identifiable": [],  # filled below (can name many raters; JSON-ready)
-            "conditions": [],  # filled below
-            "raters": [],  # filled below
-        },
-        "weights": {
-            "target": f"acceptable = {target}",
-            "weka": weka,
-            "rapidminer": rapid,
-            "weka_mdl_cut_points": cuts,
-            "rapidminer_gain_bits": rapid_raw,
-            "conventions": {
-                "weka": "InfoGainAttributeEval: MDL-discretised numeric factors, "
-                "information gain in bits, not normalised",
-                "rapidminer": "Weight by Information Gain: best binary split for numeric "
-                "factors, weights normalised as (w - min) / (max - min)",
-            },
-        },
-        "tree": {
-            "method": "REPTree recipe: information-gain splits (sklearn, entropy), min 2 per "
-            "leaf, reduced-error pruning on a stratified 1/3 hold-out, back-fitted",
-            "seed": seed,
-            "training_accuracy": accuracy,
-            "root": tree_to_dict(root),
-            "rules": tree_rules(root),
-        },
-        "thresholds": thresholds,
-        "notes": {
-            **pilot_notes(
-                table,
-                groups,
-                subject,
-                thresholds,
-                varying,
-                sos_used.get("a"),
-                scale,
-                sessions=stats.sessions,
-            ),
-            **dry_run_note(backends, len(table)),
-        },
+    options = {
+        "reliable_only": reliable_only,
+        "seed": seed,
+        "reliability_cutoff": reliability_cutoff,
     }
-    out: dict[str, Any] = json_ready(doc)
-    out["reliability"]["intra"] = records(intra)
-    out["reliability"]["screening"]["p913"]["per_rater"] = records(p913)
-    out["reliability"]["rater_status"] = _rater_status(statuses)
-    out["subject_model"]["not_identifiable"] = subject.not_identifiable
-    # the primary item's section shows the same tables: the same lists (built once; the
-    # JSON writer encodes a list it meets twice once, see json_text)
-    subject_records = (records(subject.conditions), records(subject.raters))
-    out["subject_model"]["conditions"], out["subject_model"]["raters"] = subject_records
-    out.update(
-        item_report_sections(
-            split,
-            primary,
-            stats,
-            seed=seed,
-            reliability_cutoff=reliability_cutoff,
-            primary_subject_records=subject_records,
-        )
-    )
-    report(1.0, "done")
-    return out
+    step(0.0, "validating")
+    study = _validated(df, sidecar, acceptable_from)
+    step(0.1, "reliability")
+    stats = _reliability(study, seed=seed, cutoff=reliability_cutoff)
+    step(0.35, "conditions")
+    conds = _conditions(study, stats, reliable_only, reliability_cutoff)
+    step(0.55, "information_gain")
+    target = _target(study, stats, conds, reliable_only)
+    weights = _weights(target)
+    step(0.7, "tree")
+    root, tree = _tree(target, seed)
+    step(0.85, "thresholds")
+    thresholds = _thresholds(study, target, root)
+    step(0.95, "assembling")
+    doc = _assemble(study, stats, conds, target, (weights, tree, thresholds), options)
+    step(1.0, "done")
+    return doc

@@ -84,10 +84,6 @@ MIDDLEWARE = [
     # Every response gets X-Request-ID; errors under /api/ are JSON (docs/api.md).
     "qoelab.core.api_errors.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # A participant's successful poll is answered here, without the layers below (each
-    # screen polls every second; issue 16, docs/performance.md "Live lab"). Everything
-    # else, and every error answer of that endpoint, goes on through them unchanged.
-    "qoelab.runs.participant_poll.ParticipantPollMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -215,7 +211,7 @@ SPECTACULAR_SETTINGS = {
         "AnalysisJobStateEnum": "qoelab.analysis_jobs.models.JobState.choices",
         "FactorKeyEnum": "qoelab.studies.design_generator.FACTOR_KEYS",
         "FactorDirectionEnum": "qoelab.studies.design_generator.FACTOR_DIRECTION_NAMES",
-        "SessionPhaseEnum": "qoelab.runs.serializers.PHASES",
+        "SessionPhaseEnum": "qoelab.runs.phases.PHASES",
         "PhaseEnum": "qoelab.studies.serializers.QUESTION_PHASES",
     },
     "VERSION": "1",

@@ -1645,7 +1645,6 @@ export interface components {
             phase_position: number | null;
             /** @description slots in the phase */
             phase_count: number | null;
-            message: string;
             poll_interval_ms: number;
         };
         /** @description Games through /api/v1/games/: ``study`` is set on creation and never changes. */
@@ -2240,12 +2239,12 @@ export interface components {
             readonly id: number;
             slug: string;
             title: string;
-            description?: string;
             readonly games: components["schemas"]["Game"][];
             readonly scenarios: components["schemas"]["Scenario"][];
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
             readonly owner: string;
             readonly version: number;
+            description?: string;
             /** @description Rating scale labels, lowest first; scores are 1..len(labels). */
             scale_labels?: string[];
             seconds_per_scenario?: number;

@@ -24,7 +24,6 @@ function view(patch: Partial<ParticipantView>): ParticipantView {
     needs: {},
     questions: [],
     scale: ['bad', 'poor', 'fair', 'good', 'excellent'].map((label, i) => ({ score: i + 1, label })),
-    message: '',
     poll_interval_ms: 1000,
     items: [],
     training: false,

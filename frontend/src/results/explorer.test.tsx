@@ -9,6 +9,7 @@ import type { ExplorerProps } from './ExplorerFigures';
 import { emptyFixture, gridFixture, oneRaterPerGameFixture, oneSessionFixture, table41Fixture } from './fixtures';
 import type { Fixture } from './fixtures';
 import { gameNames, scenarioCodes } from './transforms';
+import { fmt } from './charts/common';
 import { testDoc } from './testDoc';
 
 function props(f: Fixture, ratings = true): ExplorerProps {
@@ -39,6 +40,12 @@ vi.mock('react-chartjs-2', () => ({
   ),
 }));
 
+/** A number as the data table shows it (3 decimals, integers bare, "—" for none). */
+function shown(v: number | null): string {
+  const x = fmt(v);
+  return x === null ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(3);
+}
+
 const figure = (container: HTMLElement, id: string) => container.querySelector(`figure[data-chart="${id}"]`);
 
 afterEach(() => {
@@ -53,9 +60,10 @@ describe('the explorer on a 3 × 3 grid', () => {
     expect(table.querySelectorAll('td[data-cell]')).toHaveLength(9);
     expect(within(table).queryByText('not tested')).toBeNull();
     expect(figure(container, 'factor-heatmap')).toHaveAttribute('data-points', '9');
-    // 3 levels × 2 games, others held at baseline
-    expect(figure(container, 'mos-by-factor')).toHaveAttribute('data-points', '6');
-    expect(figure(container, 'mos-by-factor')?.querySelector('canvas')).toHaveAttribute('data-drawn', '6');
+    // 3 levels × (2 games + all games pooled), others held at baseline
+    expect(figure(container, 'mos-by-factor')).toHaveAttribute('data-points', '9');
+    expect(figure(container, 'mos-by-factor')?.querySelector('canvas')).toHaveAttribute('data-datasets', '3');
+    expect(figure(container, 'mos-by-factor')?.querySelector('canvas')).toHaveAttribute('data-drawn', '9');
     expect(container.querySelector('[data-state="error"]')).toBeNull();
     expect(figure(container, 'mos-by-factor')?.querySelector('figcaption')).toHaveTextContent(/held at baseline \(scenario B:/);
     // no table-4.1 figures, no layout switch
@@ -75,10 +83,36 @@ describe('the explorer on a 3 × 3 grid', () => {
     fireEvent.change(within(fig).getByLabelText('Other factors'), { target: { value: 'averaged' } });
     expect(fig.querySelector('figcaption')).toHaveTextContent(/averaged over the tested combinations/);
     expect(fig).toBeInTheDocument();
-    // averaged: still 3 levels × 2 games, the chart gets them
-    expect(fig.querySelector('canvas')).toHaveAttribute('data-drawn', '6');
+    // averaged: still 3 levels × 3 series, the chart gets them
+    expect(fig.querySelector('canvas')).toHaveAttribute('data-drawn', '9');
     fireEvent.change(within(fig).getByLabelText('Factor'), { target: { value: 'us_ge_p_pct' } });
-    expect(fig.querySelector('canvas')).toHaveAttribute('data-drawn', '4');
+    expect(fig.querySelector('canvas')).toHaveAttribute('data-drawn', '6');
+  });
+
+  it('shows the analysis\' MOS and CIs, pooled over every game by the analysis', () => {
+    const { doc } = gridFixture();
+    const { container } = render(<ExplorerFigures {...props(gridFixture())} />);
+    const pair = doc.mos_by_factor?.pairs.find((p) => p.factors.join() === 'ds_delay_ms,us_loss_pct' && p.game === 'all' && p.hold === 'baseline');
+    const table = screen.getByRole('table', { name: 'MOS by Downstream delay (ms) and Upstream loss (%)' });
+    expect(table).toHaveAttribute('data-game', 'all');
+    expect(pair?.cells).toHaveLength(9);
+    for (const c of pair?.cells ?? []) expect(table.querySelector(`td[data-cell="${String(c.a)},${String(c.b)}"]`)).toHaveAttribute('data-mos', String(fmt(c.mos)));
+    expect(figure(container, 'factor-heatmap')?.querySelector('figcaption')).toHaveTextContent('for all games pooled');
+    // the line figure's table: the analysis' points, CIs included
+    const line = doc.mos_by_factor?.single.find((s) => s.factor === 'ds_delay_ms' && s.game === 'all' && s.hold === 'baseline');
+    const rows = within(screen.getByRole('table', { name: 'MOS against one factor' })).getAllByRole('row').filter((r) => r.querySelector('td')?.textContent === 'all');
+    expect(rows.map((r) => [...r.querySelectorAll('td')].slice(3, 6).map((td) => td.textContent))).toEqual(line?.points.map((p) => [shown(p.mos), shown(p.ci95_low), shown(p.ci95_high)]));
+  });
+
+  it('a subset of the games: one grid and one series per selected game, and the caption says so', () => {
+    const f = gridFixture();
+    f.doc.meta.games = { ...f.doc.meta.games, soccer: 'slow' };
+    const { container } = render(<ExplorerFigures {...props(f)} games={['racing', 'rpg']} />);
+    expect(screen.getByRole('table', { name: 'MOS by Downstream delay (ms) and Upstream loss (%), racing' })).toHaveAttribute('data-game', 'racing');
+    expect(screen.getByRole('table', { name: 'MOS by Downstream delay (ms) and Upstream loss (%), rpg' })).toHaveAttribute('data-game', 'rpg');
+    expect(figure(container, 'factor-heatmap')?.querySelector('figcaption')).toHaveTextContent('for each selected game apart (racing, rpg;');
+    expect(figure(container, 'mos-by-factor')?.querySelector('canvas')).toHaveAttribute('data-datasets', '2');
+    expect(figure(container, 'mos-by-factor')?.querySelector('figcaption')).toHaveTextContent('for each game (racing, rpg), not pooled');
   });
 
   it('shows untested pairs of another factor pair as such', () => {
@@ -135,6 +169,11 @@ describe('the table 4.1 layout', () => {
     expect(container.querySelector('[data-state="error"]')).toBeNull();
     fireEvent.change(screen.getByLabelText('Layout'), { target: { value: 'generic' } });
     expect(figure(container, 'm1-m2-heatmap')).toBeNull();
+    // stored before the analysis wrote mos_by_factor: the factor figures ask for a re-run
+    for (const id of ['mos-by-factor', 'factor-heatmap']) {
+      expect(figure(container, id)).toHaveAttribute('data-state', 'not-computable');
+      expect(container.querySelector(`[data-not-computable="${id}"]`)).toHaveTextContent('needs a re-run of the analysis');
+    }
     expect(container.querySelector('[data-state="error"]')).toBeNull();
     expect(figure(container, 'rating-pairs')).not.toBeNull();
   });

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { emptyFixture, gridFixture, oneRaterPerGameFixture, table41Fixture } from './fixtures';
-import {
-  baselineScenario,
-  factorGrid,
-  factorTitle,
-  holdText,
-  isTable41,
-  levelsOf,
-  mosAgainstFactor,
-  pool,
-  t975,
-  varyingFactors,
-} from './factors';
+import type { AnalysisDoc, MosByFactor } from './analysisTypes';
+import { baselineScenario, factorGrid, factorSeries, factorTitle, gameKeys, holdText, isTable41, levelsOf, mosByFactor, varyingFactors } from './factors';
 import { participantRows, raterStatus } from './participants';
 import { interRater, thresholdRows } from './transforms';
 import { testDoc } from './testDoc';
@@ -47,71 +37,91 @@ describe('factors from the document', () => {
   });
 });
 
-describe('pooled MOS', () => {
-  it('uses the Student t quantile of the analysis', () => {
-    expect(t975(1)).toBeCloseTo(12.706, 3);
-    expect(t975(30)).toBeCloseTo(2.042, 3);
-    expect(t975(60)).toBeCloseTo(2.0003, 3);
-    expect(t975(0)).toBeNaN();
-  });
+/** The analysis' MOS-by-factor section of a fixture (every fixture but table 4.1 has one). */
+function section(doc: AnalysisDoc): MosByFactor {
+  const found = mosByFactor(doc);
+  if (!found) throw new Error('the fixture has mos_by_factor');
+  return found;
+}
 
-  it('keeps one condition as the analysis gave it and pools several from their distributions', () => {
-    const doc = gridFixture().doc;
-    const racingB = doc.conditions.filter((c) => c.scenario === 'B' && c.game === 'racing');
-    expect(pool(racingB).mos).toBe(racingB[0]?.mos);
-    const both = doc.conditions.filter((c) => c.scenario === 'B' && c.game !== 'all');
-    const all = doc.conditions.find((c) => c.scenario === 'B' && c.game === 'all');
-    const pooled = pool(both);
-    expect(pooled.n).toBe(all?.n);
-    expect(pooled.mos).toBeCloseTo(all?.mos ?? Number.NaN, 10);
-    expect(pooled.low).toBeCloseTo(all?.ci95_low ?? Number.NaN, 10);
-    expect(pool([]).mos).toBeNull();
-  });
-});
-
-describe('MOS against one factor', () => {
-  it('holds the others at baseline: one scenario per level', () => {
+describe('MOS against one factor (the analysis\' numbers)', () => {
+  it('reads the points of a factor per game key, nothing recomputed', () => {
     const { doc } = gridFixture();
-    const data = mosAgainstFactor(doc, 'ds_delay_ms', ['racing', 'rpg'], 'baseline');
-    expect(data.levels).toEqual([0, 100, 200]);
-    expect(data.series[0]?.points.map((p) => p.scenarios)).toEqual([['B'], ['D100L0'], ['D200L0']]);
-    expect(data.series[0]?.points.every((p) => p.n === 4)).toBe(true);
+    const series = factorSeries(section(doc), 'ds_delay_ms', ['racing', 'all'], 'baseline');
+    expect(series.map((s) => s.game)).toEqual(['racing', 'all']);
+    expect(series[0]?.points.map((p) => p.level)).toEqual([0, 100, 200]);
+    expect(series[0]?.points.map((p) => p.scenarios)).toEqual([['B'], ['D100L0'], ['D200L0']]);
+    // one scenario per level at baseline: the point is that condition of the analysis
+    const racingB = doc.conditions.find((c) => c.scenario === 'B' && c.game === 'racing');
+    expect(series[0]?.points[0]).toMatchObject({ n: racingB?.n, mos: racingB?.mos, ci95_low: racingB?.ci95_low, ci95_high: racingB?.ci95_high });
+    const allB = doc.conditions.find((c) => c.scenario === 'B' && c.game === 'all');
+    expect(series[1]?.points[0]).toMatchObject({ n: allB?.n, mos: allB?.mos, ci95_low: allB?.ci95_low });
     expect(holdText(doc, ['ds_delay_ms'], 'baseline')).toContain('held at baseline (scenario B: Upstream loss (%) = 0 %');
   });
 
   it('averages the others: every scenario at that level', () => {
     const { doc } = gridFixture();
-    const data = mosAgainstFactor(doc, 'ds_delay_ms', ['racing'], 'averaged');
-    expect(data.series[0]?.points[0]?.scenarios).toEqual(['B', 'D0L1', 'D0L3', 'GE']);
-    expect(data.series[0]?.points[0]?.n).toBe(16);
+    const [racing] = factorSeries(section(doc), 'ds_delay_ms', ['racing'], 'averaged');
+    expect(racing?.points[0]?.scenarios).toEqual(['B', 'D0L1', 'D0L3', 'GE']);
+    expect(racing?.points[0]?.n).toBe(16);
     expect(holdText(doc, ['ds_delay_ms'], 'averaged')).toMatch(/averaged over the tested combinations/);
+  });
+
+  it('an entry the section lacks has no points', () => {
+    expect(factorSeries(section(gridFixture().doc), 'ds_delay_ms', ['soccer'], 'baseline')).toEqual([{ game: 'soccer', points: [] }]);
   });
 });
 
-describe('factor × factor grid', () => {
+describe('which games the factor figures show', () => {
+  it('one game: that game; every game: pooled ("all"), with each game for the line figure', () => {
+    const doc = gridFixture().doc;
+    expect(gameKeys(doc, ['rpg'], true)).toEqual(['rpg']);
+    expect(gameKeys(doc, ['racing', 'rpg'], true)).toEqual(['racing', 'rpg', 'all']);
+    expect(gameKeys(doc, ['racing', 'rpg'], false)).toEqual(['all']);
+  });
+
+  it('a strict subset of two or more: each selected game, never a pool the analysis did not make', () => {
+    const doc = table41Fixture().doc;
+    expect(gameKeys(doc, ['racing', 'rpg'], true)).toEqual(['racing', 'rpg']);
+    expect(gameKeys(doc, ['racing', 'rpg'], false)).toEqual(['racing', 'rpg']);
+  });
+});
+
+describe('factor × factor grid (the analysis\' cells)', () => {
   it('gives the 3 × 3 grid nine cells, each one scenario at baseline', () => {
     const { doc } = gridFixture();
-    const grid = factorGrid(doc, 'ds_delay_ms', 'us_loss_pct', ['racing', 'rpg'], 'baseline');
+    const grid = factorGrid(section(doc), 'ds_delay_ms', 'us_loss_pct', 'all', 'baseline');
+    expect(grid.aLevels).toEqual([0, 100, 200]);
+    expect(grid.bLevels).toEqual([0, 1, 3]);
     expect(grid.cells).toHaveLength(9);
     expect(grid.cells.every((c) => c.scenarios.length === 1 && c.n === 8)).toBe(true);
     expect(grid.cells.find((c) => c.a === 200 && c.b === 3)?.scenarios).toEqual(['D200L3']);
   });
 
-  it('marks untested pairs with n = 0; GE (p and r changed together) is no baseline pair', () => {
-    const { doc } = gridFixture();
-    const held = factorGrid(doc, 'ds_delay_ms', 'us_ge_p_pct', ['racing'], 'baseline');
+  it('reads a pair stored in the other order with a and b swapped', () => {
+    const s = section(gridFixture().doc);
+    const stored = factorGrid(s, 'ds_delay_ms', 'us_loss_pct', 'racing', 'averaged');
+    const swapped = factorGrid(s, 'us_loss_pct', 'ds_delay_ms', 'racing', 'averaged');
+    expect(swapped.aLevels).toEqual(stored.bLevels);
+    expect(swapped.bLevels).toEqual(stored.aLevels);
+    expect(swapped.cells.find((c) => c.a === 3 && c.b === 200)).toEqual({ ...stored.cells.find((c) => c.a === 200 && c.b === 3), a: 3, b: 200 });
+  });
+
+  it('keeps the untested pairs (n = 0); GE (p and r changed together) is no baseline pair', () => {
+    const s = section(gridFixture().doc);
+    const held = factorGrid(s, 'ds_delay_ms', 'us_ge_p_pct', 'racing', 'baseline');
     expect(held.cells).toHaveLength(6);
-    expect(held.cells.filter((c) => c.mos === null).map((c) => [c.a, c.b])).toEqual([
+    expect(held.cells.filter((c) => c.n === 0).map((c) => [c.a, c.b])).toEqual([
       [0, 5],
       [100, 5],
       [200, 5],
     ]);
-    const averaged = factorGrid(doc, 'ds_delay_ms', 'us_ge_p_pct', ['racing'], 'averaged');
-    expect(averaged.cells.filter((c) => c.mos === null).map((c) => [c.a, c.b])).toEqual([
-      [100, 5],
-      [200, 5],
-    ]);
+    const averaged = factorGrid(s, 'ds_delay_ms', 'us_ge_p_pct', 'racing', 'averaged');
     expect(averaged.cells.find((c) => c.a === 0 && c.b === 5)?.scenarios).toEqual(['GE']);
+  });
+
+  it('a document stored before the section has none (the figures ask for a re-run)', () => {
+    expect(mosByFactor(table41Fixture().doc)).toBeNull();
   });
 });
 

@@ -1,11 +1,12 @@
 /**
- * Factor-generic transforms of the analysis document: which factor columns vary, their
- * labels and levels, the baseline scenario, MOS against one factor and MOS over a
- * factor × factor grid. Everything is read from the document (`meta.network_factors`,
- * `meta.factor_info`, the conditions' factor values), never from scenario codes.
+ * Factor-generic readers of the analysis document: which factor columns vary, their labels
+ * and levels, the baseline scenario, and the MOS against one factor or over a factor × factor
+ * grid. Everything is read from the document (`meta.network_factors`, `meta.factor_info`,
+ * the conditions' factor values, `mos_by_factor`), never from scenario codes; the MOS and
+ * their CIs are the analysis' own, nothing is pooled here.
  */
 import { ALL_GAMES } from './analysisTypes';
-import type { AnalysisDoc, Condition, FactorInfo } from './analysisTypes';
+import type { AnalysisDoc, Condition, FactorInfo, MosByFactor } from './analysisTypes';
 
 /** The four network factors of the dissertation's table 4.1 (documents stored before the registry). */
 export const TABLE41_FACTORS = ['ds_delay_ms', 'us_delay_ms', 'ds_loss_pct', 'us_loss_pct'] as const;
@@ -81,10 +82,13 @@ export function scenarioValues(doc: AnalysisDoc): Map<string, Condition> {
 }
 
 /**
- * The baseline scenario: `B` when present (the design generator's and table 4.1's code),
- * else the scenario with the most varying factors at their lowest tested level.
+ * The baseline scenario: the analysis' (`mos_by_factor.baseline_scenario`) when the document
+ * has that section; else `B` when present (the design generator's and table 4.1's code), else
+ * the scenario with the most varying factors at their lowest tested level.
  */
 export function baselineScenario(doc: AnalysisDoc): string | null {
+  const section = mosByFactor(doc);
+  if (section) return section.baseline_scenario;
   const scenarios = scenarioValues(doc);
   if (scenarios.has('B')) return 'B';
   const factors = varyingFactors(doc);
@@ -97,105 +101,77 @@ export function baselineScenario(doc: AnalysisDoc): string | null {
   return best;
 }
 
-// --- pooled MOS with a Student-t 95 % CI --------------------------------------------------
+// --- MOS against one factor, and over two factors (the analysis' `mos_by_factor`) ------------
 
-/** t_{0.975, df} for df = 1..30 (the analysis' `stats.t.ppf(0.975, n − 1)`, conditions.py). */
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+export type HoldMode = MosByFactor['hold_modes'][number];
+export type FactorPoint = MosByFactor['single'][number]['points'][number];
+export type FactorCell = MosByFactor['pairs'][number]['cells'][number];
 
-/** Student t 0.975 quantile: the table up to df 30, then the Cornish–Fisher expansion (error < 1e-3). */
-export function t975(df: number): number {
-  if (df < 1) return Number.NaN;
-  const tabled = T975[df - 1];
-  if (tabled !== undefined) return tabled;
-  const z = 1.959964;
-  return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2);
+/** What the factor figures say for a document stored before the analysis wrote `mos_by_factor`. */
+export const NEEDS_RERUN = 'this figure needs a re-run of the analysis: the stored result predates the MOS-by-factor section';
+
+/** The document's MOS-by-factor section, or null in a document stored before it existed. */
+export function mosByFactor(doc: AnalysisDoc): MosByFactor | null {
+  return doc.mos_by_factor ?? null;
 }
 
-export interface Pooled {
-  n: number;
-  mos: number | null;
-  low: number | null;
-  high: number | null;
-  scenarios: string[];
+/** The "all games" key of the section, as the explorer labels it. */
+export function gameLabel(game: string): string {
+  return game === ALL_GAMES ? 'all games' : game;
 }
 
 /**
- * MOS of the ratings of several conditions together, from their score distributions:
- * mean, sample SD s, CI = mean ± t_{0.975, n−1}·s/√n (as conditions.py). One condition keeps
- * the analysis' own numbers.
+ * Which of the section's game keys show the explorer's game filter: one game → that game;
+ * every game of the study → `all` (pooled by the analysis), with each game beside it when
+ * `perGame`; a strict subset of two or more → each selected game (the analysis pools only
+ * over every game, so a subset is not pooled).
  */
-export function pool(conditions: readonly Condition[]): Pooled {
-  const scenarios = [...new Set(conditions.map((c) => c.scenario))];
-  const only = conditions.length === 1 ? conditions[0] : undefined;
-  if (only) return { n: only.n, mos: only.mos, low: only.ci95_low, high: only.ci95_high, scenarios };
-  let n = 0;
-  let sum = 0;
-  let sq = 0;
-  for (const c of conditions) {
-    for (const [score, k] of Object.entries(c.distribution)) {
-      n += k;
-      sum += Number(score) * k;
-      sq += Number(score) ** 2 * k;
-    }
-  }
-  if (n === 0) return { n: 0, mos: null, low: null, high: null, scenarios };
-  const mos = sum / n;
-  if (n < 2) return { n, mos, low: null, high: null, scenarios };
-  const sd = Math.sqrt(Math.max(0, (sq - n * mos * mos) / (n - 1)));
-  const half = (t975(n - 1) * sd) / Math.sqrt(n);
-  return { n, mos, low: mos - half, high: mos + half, scenarios };
+export function gameKeys(doc: AnalysisDoc, games: readonly string[], perGame: boolean): string[] {
+  const selected = games.filter((g) => g !== ALL_GAMES);
+  if (selected.length <= 1) return selected;
+  const every = Object.keys(doc.meta.games).every((g) => selected.includes(g));
+  if (!every) return selected;
+  return perGame ? [...selected, ALL_GAMES] : [ALL_GAMES];
 }
 
-// --- MOS against one factor, and over two factors -----------------------------------------
-
-export type HoldMode = 'baseline' | 'averaged';
-
-function gameConditions(doc: AnalysisDoc, games: readonly string[]): Condition[] {
-  const wanted = new Set(games);
-  return doc.conditions.filter((c) => c.game !== ALL_GAMES && wanted.has(c.game));
-}
-
-/**
- * The conditions where every varying factor other than `free` sits at the baseline
- * scenario's value (`baseline`), or all conditions (`averaged`: the other factors are
- * averaged over the tested combinations, weighted by their ratings).
- */
-export function heldConditions(doc: AnalysisDoc, free: readonly string[], mode: HoldMode, conditions: readonly Condition[]): Condition[] {
-  if (mode === 'averaged') return [...conditions];
-  const base = baselineScenario(doc);
-  const ref = base === null ? undefined : scenarioValues(doc).get(base);
-  if (!ref) return [];
-  const others = varyingFactors(doc).filter((f) => !free.includes(f));
-  return conditions.filter((c) => others.every((f) => valueOf(c, f) === valueOf(ref, f)));
-}
-
-export interface FactorMosSeries {
+export interface FactorSeries {
   game: string;
-  points: ({ level: Level } & Pooled)[];
+  points: FactorPoint[];
 }
 
-/** MOS per level of `column`, per game (the game "all games" pools every game). */
-export function mosAgainstFactor(doc: AnalysisDoc, column: string, games: readonly string[], mode: HoldMode): { levels: Level[]; series: FactorMosSeries[] } {
-  const levels = levelsOf(doc, column);
-  const series = games.map((game) => {
-    const held = heldConditions(doc, [column], mode, gameConditions(doc, game === ALL_GAMES ? Object.keys(doc.meta.games) : [game]));
-    return { game, points: levels.map((level) => ({ level, ...pool(held.filter((c) => valueOf(c, column) === level)) })) };
+/** The section's points of `factor` per game key (an entry the section lacks has no points). */
+export function factorSeries(section: MosByFactor, factor: string, games: readonly string[], hold: HoldMode): FactorSeries[] {
+  return games.map((game) => ({ game, points: section.single.find((s) => s.factor === factor && s.game === game && s.hold === hold)?.points ?? [] }));
+}
+
+export interface FactorGrid {
+  game: string;
+  aLevels: Level[];
+  bLevels: Level[];
+  cells: FactorCell[];
+}
+
+function distinct(values: readonly Level[]): Level[] {
+  return [...new Set(values)];
+}
+
+/**
+ * The section's cells of the pair (`a` across, `b` down) for one game key. The analysis
+ * stores each unordered pair once, in registry order; the other order swaps a and b.
+ */
+export function factorGrid(section: MosByFactor, a: string, b: string, game: string, hold: HoldMode): FactorGrid {
+  const entry = section.pairs.find((p) => p.game === game && p.hold === hold && ((p.factors[0] === a && p.factors[1] === b) || (p.factors[0] === b && p.factors[1] === a)));
+  const swapped = entry?.factors[0] === b;
+  const cells = (entry?.cells ?? []).map((c) => (swapped ? { ...c, a: c.b, b: c.a } : c));
+  return { game, aLevels: distinct(cells.map((c) => c.a)), bLevels: distinct(cells.map((c) => c.b)), cells };
+}
+
+/** The analysis' notes on the given factors (e.g. why a factor has no baseline series). */
+export function factorNotes(section: MosByFactor | null, factors: readonly string[]): string[] {
+  return factors.flatMap((f) => {
+    const note = section?.notes[f];
+    return note ? [note] : [];
   });
-  return { levels, series };
-}
-
-export interface GridCell extends Pooled {
-  a: Level;
-  b: Level;
-}
-
-/** MOS of every (level of A, level of B) pair over the given games; untested pairs have n = 0. */
-export function factorGrid(doc: AnalysisDoc, a: string, b: string, games: readonly string[], mode: HoldMode): { aLevels: Level[]; bLevels: Level[]; cells: GridCell[] } {
-  const aLevels = levelsOf(doc, a);
-  const bLevels = levelsOf(doc, b);
-  const held = heldConditions(doc, [a, b], mode, gameConditions(doc, games));
-  const cells = bLevels.flatMap((lb) => aLevels.map((la) => ({ a: la, b: lb, ...pool(held.filter((c) => valueOf(c, a) === la && valueOf(c, b) === lb)) })));
-  return { aLevels, bLevels, cells };
 }
 
 /** The caption words for a hold mode, naming the baseline's values. */
@@ -205,7 +181,7 @@ export function holdText(doc: AnalysisDoc, free: readonly string[], mode: HoldMo
   if (mode === 'averaged') return `the other factors (${others.map((f) => factorTitle(doc, f)).join(', ')}) averaged over the tested combinations`;
   const base = baselineScenario(doc);
   const ref = base === null ? undefined : scenarioValues(doc).get(base);
-  if (!ref) return 'the other factors held at baseline (no baseline scenario found)';
+  if (!ref) return 'the other factors held at baseline (no baseline scenario)';
   return `the other factors held at baseline (scenario ${base ?? ''}: ${others.map((f) => `${factorTitle(doc, f)} = ${formatLevel(doc, f, valueOf(ref, f))}`).join(', ')})`;
 }
 

@@ -1,13 +1,19 @@
 /**
- * Analysis documents for the tests, built from explicit ratings so that every number in
- * them (n, MOS, SOS, CI, distribution) agrees with the ratings: the table-4.1 study (an
- * old stored document, without the registry keys), a 3 × 3 grid (delay 0/100/200 ms
- * downstream × loss 0/1/3 % upstream, jitter 10 ms each way constant, one Gilbert–Elliott
- * scenario), one session only, one rater per game, and an empty study.
+ * Analysis documents for the tests, built from explicit ratings: the table-4.1 study (an
+ * old stored document, without the registry keys and without `mos_by_factor`), a 3 × 3 grid
+ * (delay 0/100/200 ms downstream × loss 0/1/3 % upstream, jitter 10 ms each way constant,
+ * one Gilbert–Elliott scenario), one session only, one rater per game, and an empty study.
+ *
+ * The statistics (`conditions`, `mos_by_factor`) are the analysis' own, never computed here:
+ * `fixtureAnalyses.json` holds those sections of `qoe-analysis analyze <name>.csv`, where the
+ * CSV is `ratingsCsv(<fixture>())` (`grid`, `one_session`, `one_rater_per_game`, `table41`).
+ * Regenerate it when the ratings below change (fixtures.test.ts checks the counts agree).
+ * The other sections (raters, tree, thresholds, notes) are set by hand for the figures' tests.
  */
 import { ALL_GAMES } from './analysisTypes';
-import type { AnalysisDoc, Condition, FactorInfo, IntraRater, RaterStatus } from './analysisTypes';
-import { t975, TABLE41 } from './factors';
+import type { AnalysisDoc, FactorInfo, IntraRater, RaterStatus } from './analysisTypes';
+import { TABLE41 } from './factors';
+import analysed from './fixtureAnalyses.json';
 import type { TidyRating } from './transforms';
 
 type Values = Record<string, number>;
@@ -15,39 +21,20 @@ type Values = Record<string, number>;
 export interface Fixture {
   doc: AnalysisDoc;
   ratings: TidyRating[];
+  /** The factor values of each scenario. */
+  scenarios: Record<string, Values>;
 }
 
-function condition(scenario: string, game: string, scores: number[], values: Values): Condition {
-  const n = scores.length;
-  const mos = n ? scores.reduce((s, v) => s + v, 0) / n : null;
-  const sd = n > 1 && mos !== null ? Math.sqrt(scores.reduce((s, v) => s + (v - mos) ** 2, 0) / (n - 1)) : null;
-  const half = sd !== null ? (t975(n - 1) * sd) / Math.sqrt(n) : null;
-  const distribution = Object.fromEntries([1, 2, 3, 4, 5].map((k) => [String(k), scores.filter((v) => v === k).length]));
-  return {
-    scenario,
-    game,
-    n,
-    mos,
-    sos: sd,
-    ci95_low: mos !== null && half !== null ? mos - half : null,
-    ci95_high: mos !== null && half !== null ? mos + half : null,
-    gob_pct: n ? (100 * scores.filter((v) => v >= 4).length) / n : null,
-    pow_pct: n ? (100 * scores.filter((v) => v <= 2).length) / n : null,
-    distribution,
-    ...values,
-  };
-}
+type FixtureName = keyof typeof analysed;
 
-/** Conditions per scenario × game and pooled ("all"), in scenario order. */
-function conditions(ratings: TidyRating[], scenarios: Record<string, Values>, games: string[]): Condition[] {
-  const out: Condition[] = [];
-  for (const [code, values] of Object.entries(scenarios)) {
-    for (const game of [...games, ALL_GAMES]) {
-      const scores = ratings.filter((r) => r.scenario === code && (game === ALL_GAMES || r.game === game)).map((r) => r.rating);
-      if (scores.length) out.push(condition(code, game, scores, values));
-    }
-  }
-  return out;
+/**
+ * The sections the analysis computed on a fixture's ratings (see the file's header); a
+ * fixture without an entry (no ratings) has no condition and an empty MOS-by-factor section.
+ */
+function analysis(name: FixtureName | null): Pick<AnalysisDoc, 'conditions' | 'mos_by_factor'> {
+  if (name === null) return { conditions: [], mos_by_factor: { method: 'none', baseline_scenario: null, hold_modes: ['baseline', 'averaged'], single: [], pairs: [], notes: {} } };
+  // the JSON is the analysis' output: typed by the document's contract, not by inference
+  return JSON.parse(JSON.stringify(analysed[name])) as Pick<AnalysisDoc, 'conditions' | 'mos_by_factor'>;
 }
 
 interface Spec {
@@ -74,6 +61,17 @@ function ratingsOf(spec: Spec): TidyRating[] {
   return out;
 }
 
+/** The fixture's ratings as the tidy CSV the analysis reads (with pace and factor columns). */
+export function ratingsCsv({ doc, ratings, scenarios }: Fixture): string {
+  const columns = Object.keys(Object.values(scenarios)[0] ?? {});
+  const lines = [['rater_id', 'session_id', 'game', 'game_pace', 'scenario', ...columns, 'rating'].join(',')];
+  for (const r of ratings) {
+    const factorValues = columns.map((c) => String(scenarios[r.scenario]?.[c]));
+    lines.push([r.rater_id, r.session_id, r.game, doc.meta.games[r.game] ?? '', r.scenario, ...factorValues, r.rating].join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function intra(raters: string[], status: (rater: string, i: number) => [number | null, RaterStatus]): IntraRater[] {
   return raters.map((rater_id, i) => {
     const [rho, st] = status(rater_id, i);
@@ -82,10 +80,8 @@ function intra(raters: string[], status: (rater: string, i: number) => [number |
   });
 }
 
-function baseDoc(spec: Spec, ratings: TidyRating[]): AnalysisDoc {
-  const games = Object.keys(spec.games);
+function baseDoc(spec: Spec, ratings: TidyRating[], name: FixtureName | null): AnalysisDoc {
   const raters = Object.keys(spec.raters);
-  const conds = conditions(ratings, spec.scenarios, games);
   const empty = { a: null, r2: null, rmse_sos: null, n_conditions: 0 };
   const doc: AnalysisDoc = {
     meta: {
@@ -99,7 +95,7 @@ function baseDoc(spec: Spec, ratings: TidyRating[]): AnalysisDoc {
       games: spec.games,
       factors: [...(spec.networkFactors ?? []), 'game_pace'],
     },
-    conditions: conds,
+    ...analysis(name),
     sos_hypothesis: { formula: 'SOS^2 = a * (-MOS^2 + 6*MOS - 5)', ...empty, by_game: {}, all_raters: { ...empty, by_game: {} }, reliable_raters: null },
     reliability: { cutoff: 0.6, scenario_groups: {}, intra: [], reliable_raters: [], inter: [], rejected_by_rule: {} },
     weights: { target: 'acceptable = rating >= 3', weka: {}, rapidminer: {}, conventions: { weka: 'bits', rapidminer: 'normalised' } },
@@ -156,7 +152,7 @@ export function gridFixture(): Fixture {
     constant: { ds_jitter_ms: 10, us_jitter_ms: 10, ds_loss_pct: 0, us_delay_ms: 0 },
   };
   const ratings = ratingsOf(spec);
-  const doc = baseDoc(spec, ratings);
+  const doc = baseDoc(spec, ratings, 'grid');
   doc.reliability.scenario_groups = { delay_only: { B: 0, D100L0: 100, D200L0: 200 }, loss_only: { B: 0, D0L1: 1, D0L3: 3 } };
   doc.reliability.intra = intra(['P1', 'P2', 'P3', 'P4'], (_, i) => (i === 3 ? [0.4, 'unreliable'] : [-0.9 + i * 0.05, 'reliable']));
   doc.reliability.reliable_raters = ['P1', 'P2', 'P3'];
@@ -184,7 +180,7 @@ export function gridFixture(): Fixture {
   const kpi = { tree: 150, tree_tested_bracket: [100, 200] as [number, number], tree_status: 'split', logistic: null, ci95_low: null, ci95_high: null, logistic_status: 'not_identifiable' };
   doc.thresholds.by_pace = { fast: { downstream: { max_delay_ms: kpi }, upstream: { max_loss_pct: { ...kpi, tree: 2, tree_tested_bracket: [1, 3] } } } };
   doc.notes = { sos_hypothesis: 'needs conditions with at least 2 ratings in every game (this fixture leaves it out on purpose)' };
-  return { doc, ratings };
+  return { doc, ratings, scenarios: spec.scenarios };
 }
 
 // --- pilot data ---------------------------------------------------------------------------------
@@ -199,7 +195,7 @@ const PILOT_NOTES = {
   subject_model: 'needs ≥ 2 raters who rated the same conditions',
 } as const;
 
-function pilot(raters: Spec['raters']): Fixture {
+function pilot(raters: Spec['raters'], name: FixtureName | null): Fixture {
   const spec: Spec = {
     games: { racing: 'fast', rpg: 'medium' },
     scenarios: gridScenarios(),
@@ -210,28 +206,28 @@ function pilot(raters: Spec['raters']): Fixture {
     constant: { ds_jitter_ms: 10, us_jitter_ms: 10 },
   };
   const ratings = ratingsOf(spec);
-  const doc = baseDoc(spec, ratings);
+  const doc = baseDoc(spec, ratings, name);
   doc.meta.games = Object.fromEntries(Object.entries(spec.games).filter(([g]) => ratings.some((r) => r.game === g)));
   doc.reliability.intra = intra(Object.keys(raters), () => [null, 'not_assessable']);
   doc.reliability.inter = [{ game: 'racing', group: 'delay_only', scenarios: ['B', 'D100L0', 'D200L0'], n_raters: 1, n_pairs: 0, mean: null, mean_abs: null, sd: null, quantiles: null }];
   doc.subject_model = { status: 'not_identifiable', raters: [], not_identifiable: [{ reason: PILOT_NOTES.subject_model }] };
   doc.notes = { ...PILOT_NOTES };
-  return { doc, ratings };
+  return { doc, ratings, scenarios: spec.scenarios };
 }
 
 /** One completed session: one rater, one game. */
 export function oneSessionFixture(): Fixture {
-  return pilot({ P1: ['racing', 1] });
+  return pilot({ P1: ['racing', 1] }, 'one_session');
 }
 
 /** A pilot with one rater per game. */
 export function oneRaterPerGameFixture(): Fixture {
-  return pilot({ P1: ['racing', 1], P2: ['rpg', 1] });
+  return pilot({ P1: ['racing', 1], P2: ['rpg', 1] }, 'one_rater_per_game');
 }
 
 /** A study without any rating. */
 export function emptyFixture(): Fixture {
-  const fixture = pilot({});
+  const fixture = pilot({}, null);
   fixture.doc.meta.games = {};
   return fixture;
 }
@@ -250,7 +246,7 @@ export function table41Fixture(): Fixture {
     score: (v, r, _s, game) => 5 - ((v.ds_delay_ms ?? 0) + (v.us_delay_ms ?? 0)) / 200 - ((v.ds_loss_pct ?? 0) + (v.us_loss_pct ?? 0)) - (game === 'racing' ? 0.5 : 0) + ((r % 3) - 1) * 0.5,
   };
   const ratings = ratingsOf(spec);
-  const doc = baseDoc(spec, ratings);
+  const doc = baseDoc(spec, ratings, 'table41');
   doc.meta.factors = ['ds_delay_ms', 'us_delay_ms', 'ds_loss_pct', 'us_loss_pct', 'game_pace'];
   doc.reliability.scenario_groups = { delay_only: { B: 0, D1: 80, D2: 200, D3: 300 }, loss_only: { B: 0, L1: 0.3, L2: 1 } };
   // old documents: no status/reason (the explorer derives them from `reliable` and ρ)
@@ -260,5 +256,5 @@ export function table41Fixture(): Fixture {
     ['delay_only', 'loss_only'].map((group) => ({ game, group, scenarios: group === 'delay_only' ? ['B', 'D1', 'D2', 'D3'] : ['B', 'L1', 'L2'], n_raters: 3, n_pairs: 3, mean: 0.8, mean_abs: 0.8, sd: 0.1, quantiles: { q25: 0.7, q50: 0.8, q75: 0.9 } })),
   );
   doc.sos_hypothesis = { ...doc.sos_hypothesis, a: 0.2, r2: 0.5, rmse_sos: 0.1, n_conditions: 30, all_raters: { a: 0.2, r2: 0.5, rmse_sos: 0.1, n_conditions: 30, by_game: {} } };
-  return { doc, ratings };
+  return { doc, ratings, scenarios: spec.scenarios };
 }

@@ -187,9 +187,10 @@ export function ratingCdfs(doc: AnalysisDoc, games: readonly string[], scenarios
   const out: CdfSeries[] = [];
   for (const game of games) {
     for (const scenario of scenarios) {
-      const c = condition(doc, scenario, game);
-      if (!c) continue;
-      const counts = Array.from({ length: scale }, (_, k) => c.distribution[String(k + 1)] ?? 0);
+      // a condition on a continuous scale has no distribution: no CDF to draw
+      const distribution = condition(doc, scenario, game)?.distribution;
+      if (!distribution) continue;
+      const counts = Array.from({ length: scale }, (_, k) => distribution[String(k + 1)] ?? 0);
       const n = counts.reduce((s, v) => s + v, 0);
       let running = 0;
       out.push({

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 from netem_agent.config import config_from_dict
-from netem_agent.server import Service
+from netem_agent.server import WATCH_INTERVAL, Service
 
 TOKEN = "test-token-0123456789"
 PROFILE = {"upstream": {"delay_ms": 80}, "downstream": {"delay_ms": 40, "loss_pct": 1}}
@@ -268,12 +269,51 @@ def test_every_profile_and_capabilities_answer_names_the_agent_and_a_recording(
         assert "nothing was applied to a kernel" in body["kernel_note"]
 
 
-def test_a_renewal_that_shortens_the_lease_wakes_the_watcher(api: Client) -> None:
-    # the watcher sleeps towards the long lease's end; the short renewal must wake it
-    api("PUT", "/v1/profile", {"profile": PROFILE, "lease_seconds": 300})
-    time.sleep(0.2)  # let the watcher settle into its long sleep
-    assert api("POST", "/v1/lease/renew", {"lease_seconds": 0.3})[0] == 200
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and api("GET", "/v1/profile")[1]["installed"]:
-        time.sleep(0.05)
-    assert api("GET", "/v1/profile")[1]["installed"] is None
+class WatchedEvent(threading.Event):
+    """The lease watcher's wake-up event, recording each sleep (its timeout) and each
+    ``set`` in order, so that a test can wait for the watcher's state instead of sleeping."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed = threading.Condition()
+        self.log: list[tuple[str, float | None]] = []
+
+    def _record(self, entry: tuple[str, float | None]) -> None:
+        with self.changed:
+            self.log.append(entry)
+            self.changed.notify_all()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self._record(("sleep", timeout))
+        return super().wait(timeout)
+
+    def set(self) -> None:
+        self._record(("set", None))
+        super().set()
+
+    def wait_for(self, predicate: Any, timeout: float) -> list[tuple[str, float | None]]:
+        with self.changed:
+            assert self.changed.wait_for(lambda: predicate(self.log), timeout), self.log
+            return list(self.log)
+
+
+def test_a_renewal_that_shortens_the_lease_wakes_the_watcher(tmp_path: Path) -> None:
+    svc = Service(config_from_dict(config(tmp_path)))
+    wake = WatchedEvent()
+    svc.httpd.lease_changed = svc.watcher.wake = wake
+    svc.start()
+    try:
+        api = Client("http://{}:{}".format(*svc.address))
+        api("PUT", "/v1/profile", {"profile": PROFILE, "lease_seconds": 300})
+        # the watcher goes to sleep for the long lease (WATCH_INTERVAL, shorter than it)
+        before = wake.wait_for(lambda log: ("sleep", WATCH_INTERVAL) in log, 10)
+        assert api("POST", "/v1/lease/renew", {"lease_seconds": 0.3})[0] == 200
+        # well before the long sleep would end (20 s < WATCH_INTERVAL: a watcher left asleep
+        # fails here), it has been woken, has restored the interfaces and sleeps with no
+        # deadline (None: no lease)
+        assert WATCH_INTERVAL > 20
+        after = wake.wait_for(lambda log: len(log) > len(before) and log[-1] == ("sleep", None), 20)
+        assert ("set", None) in after[len(before) :], after  # the renewal woke it
+        assert api("GET", "/v1/profile")[1]["installed"] is None
+    finally:
+        svc.stop()

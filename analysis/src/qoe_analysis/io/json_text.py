@@ -5,19 +5,12 @@ builds all of it while the document is alive too, which was the run's peak memor
 16: 10 M ratings within 8 GiB). :func:`json_pieces` encodes the top few levels of dicts key
 by key, so only one section's text exists at a time.
 
-Two encoders, one per form of the text:
+Two forms of the text:
 
-* compact (no ``indent``, the default): orjson (a compiled encoder; about 10× less CPU
-  than ``json.dumps`` on the 1 M-rating document, where the standard library spent most of
-  its time in float ``repr``). The text equals ``orjson.dumps(value, option=OPTIONS)``:
-  separators ``,`` and ``:``, strings in UTF-8, floats in their shortest round-trip form
-  (``1e-05`` is written ``0.00001``, ``1e-06`` as ``1e-6``). NumPy scalars and arrays are
-  encoded as numbers and lists; keys that are not ``str`` as orjson spells them.
+* compact (no ``indent``, the default): :func:`~qoe_analysis.io.compact_json.compact_json`
+  (orjson's text);
 * indented (``indent=N``): ``json.dumps(value, indent=N, allow_nan=False)``, UTF-8 encoded
-  (its ASCII escapes kept); the form for reading, not the fast path.
-
-A value nested deeper than orjson's 254 levels is encoded compactly by ``json.dumps``
-instead (same separators and UTF-8; floats such as ``1e-05`` in its spelling).
+  (its ASCII escapes kept); the form for reading.
 
 Both texts parse to the same value. The analysis document holds no non-finite float
 (``jsonable.json_ready`` turns NaN into None); ``json.dumps`` would refuse one, orjson
@@ -30,16 +23,9 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import orjson
+from qoe_analysis.io.compact_json import OPTIONS, compact_json
 
 __all__ = ["OPTIONS", "json_pieces"]
-
-#: orjson options of the compact text.
-OPTIONS = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
-#: The same without ``OPT_NON_STR_KEYS``: the same text for a value whose dict keys are all
-#: ``str`` (the analysis document's), and about 20 % less CPU on its 100,000-row tables,
-#: since orjson then skips the key conversion path.
-_STR_KEY_OPTIONS = orjson.OPT_SERIALIZE_NUMPY
 
 #: Lists at least this long are remembered by identity (short ones cost less to encode again
 #: than to keep).
@@ -50,7 +36,7 @@ Encode = Callable[[Any, int], bytes]
 
 def json_pieces(value: Any, *, indent: int | None = None, depth: int = 4) -> Iterator[bytes]:
     """Pieces whose concatenation is the JSON text of ``value`` in the form of the module
-    doc: ``orjson.dumps(value, option=OPTIONS)`` without ``indent``, else
+    doc: :func:`~qoe_analysis.io.compact_json.compact_json` without ``indent``, else
     ``json.dumps(value, indent=indent, allow_nan=False).encode()``.
 
     Dicts with only ``str`` keys are split key by key down to ``depth`` levels; anything
@@ -65,18 +51,7 @@ def json_pieces(value: Any, *, indent: int | None = None, depth: int = 4) -> Ite
 
 
 def _compact(value: Any, level: int) -> bytes:
-    try:
-        return orjson.dumps(value, option=_STR_KEY_OPTIONS)
-    except orjson.JSONEncodeError:
-        pass  # a key that is not a str, or an error the full options meet again below
-    try:
-        return orjson.dumps(value, option=OPTIONS)
-    except orjson.JSONEncodeError as exc:
-        # orjson stops at 254 nested levels; a decision tree of ~125 levels would reach
-        # that, the standard library's encoder goes ~4× deeper: the same value, compact
-        if "Recursion limit" not in str(exc):
-            raise
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    return compact_json(value)
 
 
 def _indented(indent: int) -> Encode:

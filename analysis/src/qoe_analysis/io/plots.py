@@ -6,6 +6,7 @@ Only used by the CLI with ``--out``; everything is drawn from the document retur
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from qoe_analysis.stats.sos_hypothesis import sos_from_mos
 __all__ = ["write_plots"]
 
 
-def write_plots(doc: dict[str, Any], out_dir: Path) -> list[Path]:
+def write_plots(doc: Mapping[str, Any], out_dir: Path) -> list[Path]:
     """Write the figures into ``out_dir``; returns the written paths."""
     import matplotlib
 

@@ -1,10 +1,9 @@
 """Logistic model of acceptability and thresholds with Fieller confidence intervals.
 
-Model: logit P(acceptable | x) = β₀ + Σⱼ βⱼ xⱼ over the four network factors, fitted by
-unpenalised maximum likelihood (scikit-learn's ``LogisticRegression(C=inf,
-solver="newton-cholesky")`` result, reproduced bit for bit by qoe_analysis.models.newton_logistic)
-on the distinct conditions with their acceptable / not acceptable counts as sample weights
-(identical likelihood to the per-rating fit).
+Model: logit P(acceptable | x) = β₀ + Σⱼ βⱼ xⱼ over the numeric network factors, fitted by
+unpenalised maximum likelihood with scikit-learn's ``LogisticRegression(C=inf,
+solver="newton-cholesky")`` on the distinct conditions with their acceptable / not
+acceptable counts as sample weights (identical likelihood to the per-rating fit).
 Columns are scaled by their largest absolute value for the solver and mapped back.
 
 Covariance: the inverse observed Fisher information (Xᵀ W X)⁻¹, W = diag(nᵢ pᵢ (1 − pᵢ)).
@@ -22,9 +21,8 @@ from typing import Any
 
 import numpy as np
 
-# scipy.special, scipy.linalg (via newton_logistic) and, in the rare L-BFGS fallback,
-# scikit-learn are imported inside the functions that use them: importing qoe_analysis
-# (and the CLI) stays cheap, see docs/performance.md.
+# scikit-learn and scipy.special are imported by the functions that use them, so that
+# importing the package (and the CLI) does not load them.
 
 __all__ = [
     "LogisticFit",
@@ -74,9 +72,7 @@ class LogisticFit:
         return {"terms": terms, "n": self.n, "converged": self.converged}
 
 
-# The solver settings of the fit: scikit-learn's LogisticRegression(C=inf,
-# solver="newton-cholesky", max_iter=200, tol=1e-10, fit_intercept=False), which
-# qoe_analysis.models.newton_logistic reproduces bit for bit without importing scikit-learn.
+# The solver's iteration limit and tolerance (scikit-learn's defaults are 100 and 1e-4).
 _MAX_ITER = 200
 _TOL = 1e-10
 
@@ -128,24 +124,18 @@ def stacked_binary_rows(
 def _fit_unpenalised(
     z: np.ndarray[Any, Any], y: np.ndarray[Any, Any], w: np.ndarray[Any, Any]
 ) -> tuple[np.ndarray[Any, np.dtype[np.float64]], int]:
-    """Coefficients and Newton iterations of the unpenalised fit (rows with w > 0 only).
-
-    qoe_analysis.models.newton_logistic gives scikit-learn's result bit for bit without its
-    ~1.2 s import; only where scikit-learn itself would leave Newton for L-BFGS (singular
-    Hessian, failed line search, ...) is scikit-learn imported and run.
-    """
-    from qoe_analysis.models.newton_logistic import newton_logistic
-
-    fit = newton_logistic(z, y, w, max_iter=_MAX_ITER, tol=_TOL)
-    if not fit.needs_fallback:
-        return fit.coef, fit.n_iter
+    """Coefficients and solver iterations of the unpenalised weighted fit (no intercept
+    added: ``z`` carries it). Where Newton's method fails (e.g. a singular Hessian under
+    separation) scikit-learn finishes with L-BFGS and warns; a fit that uses up
+    ``_MAX_ITER`` iterations warns ``ConvergenceWarning`` and is reported not converged."""
     from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
 
     clf = LogisticRegression(
         C=np.inf, solver="newton-cholesky", max_iter=_MAX_ITER, tol=_TOL, fit_intercept=False
     )
     clf.fit(z, y, sample_weight=w)
-    return clf.coef_[0], int(np.max(clf.n_iter_))
+    coef: np.ndarray[Any, np.dtype[np.float64]] = clf.coef_[0]
+    return coef, int(np.max(clf.n_iter_))
 
 
 def fit_logistic(
@@ -199,8 +189,8 @@ def fieller_ratio_interval(
     num: float, den: float, var_num: float, var_den: float, cov: float, level: float = 0.95
 ) -> tuple[float, float] | None:
     """Fieller CI for θ = −num/den (θ solves num + θ·den = 0); None if unbounded."""
-    # The normal quantile is Cephes ndtri, which scipy.stats.norm.ppf evaluates (ndtri(q) ·
-    # 1 + 0, bit-identical); scipy.special avoids importing scipy.stats.
+    # scipy.stats.norm.ppf evaluates scipy.special.ndtri; the latter spares the
+    # scipy.stats import
     from scipy.special import ndtri  # type: ignore[import-untyped]
 
     z2 = float(ndtri((1.0 + level) / 2.0)) ** 2

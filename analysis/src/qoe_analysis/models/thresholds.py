@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from qoe_analysis.models.logistic_model import LogisticFit, fit_logistic, linear_threshold
-from qoe_analysis.models.tree import (
+from qoe_analysis.models.tree_nodes import (
     Columns,
     FlatTree,
     TreeNode,

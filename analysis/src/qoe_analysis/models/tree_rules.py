@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.models.tree import CLASS_NAMES, TreeNode
+from qoe_analysis.models.tree_nodes import CLASS_NAMES, TreeNode
 
 __all__ = ["rule_matches", "tree_rules", "tree_to_dict"]
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from qoe_analysis.jsonable import json_ready, records
 from qoe_analysis.scales import gob_cut, pow_cut, scale_points
+from qoe_analysis.schema.stats_types import ConditionMos, PerItem, SosSection
 from qoe_analysis.stats.conditions import ALL_GAMES, condition_table
 from qoe_analysis.stats.p913 import p913_iterated_screening
 from qoe_analysis.stats.reliability import (
@@ -150,8 +151,9 @@ def condition_records(conds: pd.DataFrame, scale: dict[str, Any]) -> pd.DataFram
     return out
 
 
-def sos_section(conds: pd.DataFrame, scale: dict[str, Any]) -> dict[str, Any]:
-    """SOS-hypothesis fit over the scenario × game conditions, overall and per game."""
+def sos_section(conds: pd.DataFrame, scale: dict[str, Any]) -> SosSection:
+    """SOS-hypothesis fit over the scenario × game conditions, overall and per game
+    (JSON-ready: an undefined number is None)."""
     low, high = scale["min"], scale["max"]
     per_game = conds[conds[GAME] != ALL_GAMES]
     overall = fit_sos_parameter(per_game["mos"].to_numpy(), per_game["sos"].to_numpy(), low, high)
@@ -159,7 +161,8 @@ def sos_section(conds: pd.DataFrame, scale: dict[str, Any]) -> dict[str, Any]:
         str(g): fit_sos_parameter(sub["mos"].to_numpy(), sub["sos"].to_numpy(), low, high).to_dict()
         for g, sub in per_game.groupby(GAME, sort=True)
     }
-    return {**overall.to_dict(), "by_game": by_game}
+    section: SosSection = json_ready({**overall.to_dict(), "by_game": by_game})
+    return section
 
 
 def gob_pow_section(table: pd.DataFrame, scale: dict[str, Any]) -> dict[str, Any]:
@@ -178,14 +181,14 @@ def gob_pow_section(table: pd.DataFrame, scale: dict[str, Any]) -> dict[str, Any
 
 def item_section(
     stats: ItemStats, subject_records: tuple[list[Any], list[Any]] | None = None
-) -> dict[str, Any]:
+) -> PerItem:
     """The ``per_item`` entry of one item, JSON-ready (the large tables are converted by
     :func:`~qoe_analysis.jsonable.records` directly, the rest by ``json_ready``).
     ``subject_records`` may pass the subject model's condition and rater records when they
     exist already (the primary item's, in the top-level section)."""
     scale = stats.scale
     subject = stats.subject
-    out: dict[str, Any] = json_ready(
+    out: PerItem = json_ready(
         {
             "scale": scale,
             "n": len(stats.table),
@@ -213,9 +216,10 @@ def item_section(
             },
         }
     )
-    out["mos"] = records(condition_records(stats.conds_all, scale))
-    out["subject_model"]["not_identifiable"] = subject.not_identifiable
+    out["mos"] = cast(list[ConditionMos], records(condition_records(stats.conds_all, scale)))
+    out["subject_model"]["not_identifiable"] = cast(Any, subject.not_identifiable)
     if subject_records is None:
         subject_records = (records(subject.conditions), records(subject.raters))
-    out["subject_model"]["conditions"], out["subject_model"]["raters"] = subject_records
+    conditions, raters = cast(tuple[Any, Any], subject_records)
+    out["subject_model"]["conditions"], out["subject_model"]["raters"] = conditions, raters
     return out

@@ -1,4 +1,4 @@
-"""Loading and validating the tidy ratings table.
+"""Validating the tidy ratings table (reading a CSV: :mod:`qoe_analysis.io.ratings_csv`).
 
 One row per rating with the columns of :data:`qoe_analysis.tidy.columns.REQUIRED_COLUMNS`
 and at least one impairment factor column of the registry (:mod:`netem_profile.factors`:
@@ -10,17 +10,12 @@ problem found raises :class:`RatingsValidationError` naming the column and the C
 
 from __future__ import annotations
 
-import contextlib
-import os
-import re
 import weakref
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.io.csv_cells import QUOTE as ESCAPE_QUOTE
-from qoe_analysis.io.csv_cells import unescape_text_cell
 from qoe_analysis.scales import Sidecar, default_sidecar
 from qoe_analysis.study_factors import factor_columns_in, factor_of
 from qoe_analysis.tabular import factorize_in_runs
@@ -55,14 +50,11 @@ from qoe_analysis.tidy.item_validation import (
 __all__ = [
     "RatingsValidationError",
     "is_validated",
-    "load_ratings",
     "table_sidecar",
     "validate_ratings",
 ]
 
 _TEXT_COLUMNS = (RATER, SESSION, GAME, PACE, SCENARIO)
-#: text columns of a study's design with a few values each, factorised by the CSV parser
-_FEW_VALUED = (GAME, PACE, SCENARIO, ITEM)
 #: (code per row, −1 when missing; the distinct values the codes index) of a text column
 Factorised = tuple[np.ndarray[Any, Any], list[Any]]
 _FIRST_LINE_ATTR = "qoe_analysis_first_line"
@@ -92,193 +84,12 @@ def is_validated(table: pd.DataFrame, sidecar: Sidecar | None = None) -> bool:
     return sidecar is None or sidecar == table.attrs.get(_SIDECAR_ATTR)
 
 
-def load_ratings(
-    source: str | os.PathLike[str] | IO[str], *, sidecar: Sidecar | None = None
-) -> pd.DataFrame:
-    """Read a ratings CSV and return the validated table (see :func:`validate_ratings`).
-
-    The text columns are taken exactly as written. Of a file given by its path, the
-    columns with a handful of values (:func:`_few_valued_columns`: game, pace, scenario,
-    item and the per-rater or per-session text columns such as a questionnaire's answers)
-    are factorised by the parser itself, which makes no ``str`` per cell. pandas ≥ 3.1
-    converts the categories of a column whose values all look like numbers or booleans
-    (GH#56044: scenarios ``01`` and ``1`` would become one scenario ``1``), so when a
-    column's categories come back as anything but text the file is read again with the
-    text columns as ``str``. A stream (which may not be read twice) is read that way at
-    once, and so are the rater and session columns (thousands of values: merging the
-    parser's per-chunk categories would cost more than factorising the column once).
-    Un-escaping touches the distinct values only. The file is parsed by one thread:
-    pandas' parallel reader (a file over 5 MB) costs more CPU than it saves and yields
-    the same table.
-    """
-    few_valued = _few_valued_columns(source) if isinstance(source, str | os.PathLike) else ()
-    raw = _read_csv(source, categorical=few_valued)
-    if few_valued and not _categories_are_text(raw):
-        raw = _read_csv(source, categorical=())
-    table, factorised = _unescaped(_without_trailing_blanks(raw))
-    return _validated(table, first_line=2, sidecar=sidecar, factorised=factorised)
-
-
-#: rows read ahead to find the few-valued text columns of a file (:func:`_few_valued_columns`)
-_PEEK_ROWS = 1000
-#: at most this many distinct values in the rows read ahead make a column "few-valued"
-_FEW_VALUES = 32
-
-
-def _few_valued_columns(path: str | os.PathLike[str]) -> tuple[str, ...]:
-    """The columns of the file to read as categoricals: the design's :data:`_FEW_VALUED`
-    ones and every other column that is neither the rater, the session, a registry factor,
-    an item column nor provenance and whose first :data:`_PEEK_ROWS` rows hold text with
-    at most :data:`_FEW_VALUES` distinct values (a questionnaire's answers; a free-text
-    or per-rater column has more and is read as ``str``). A file the peek cannot read
-    gets the design columns only; the full read then reports what is wrong with it."""
-    try:
-        with _one_thread():
-            head = pd.read_csv(path, nrows=_PEEK_ROWS, skip_blank_lines=False)
-    except (ValueError, OSError, pd.errors.ParserError):  # EmptyDataError is a ValueError
-        return _FEW_VALUED
-    known = {
-        *REQUIRED_COLUMNS,
-        *ITEM_COLUMNS,
-        *PROVENANCE_COLUMNS,
-        *factor_columns_in(head.columns),
-    }
-    extra = [
-        str(column)
-        for column in head.columns
-        if str(column) not in known
-        and _is_text(head[column].dtype)
-        and head[column].nunique() <= _FEW_VALUES
-    ]
-    return (*_FEW_VALUED, *extra)
-
-
-def _read_csv(
-    source: str | os.PathLike[str] | IO[str], *, categorical: tuple[str, ...]
-) -> pd.DataFrame:
-    """The CSV as pandas parses it, the text columns as ``str`` and the ``categorical``
-    ones as categoricals; parser errors as :class:`RatingsValidationError`."""
-    dtype: dict[str, Any] = dict.fromkeys((*_TEXT_COLUMNS, ITEM), str)
-    dtype.update(dict.fromkeys(categorical, "category"))
-    try:
-        with _one_thread():
-            return pd.read_csv(source, dtype=dtype, skip_blank_lines=False)
-    except pd.errors.EmptyDataError:
-        raise RatingsValidationError("the ratings file is empty", line=1) from None
-    except pd.errors.ParserError as exc:
-        match = re.search(r"line (\d+)", str(exc))
-        line = int(match.group(1)) if match else None
-        raise RatingsValidationError(
-            f"malformed CSV ({str(exc).strip().splitlines()[-1]})", line=line
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise RatingsValidationError(f"the file is not UTF-8 text ({exc.reason})") from None
-
-
-def _categories_are_text(raw: pd.DataFrame) -> bool:
-    """Whether every categorical column's categories are the texts of the file (not
-    numbers or booleans pandas made of them)."""
-    return all(
-        all(type(value) is str for value in raw[column].cat.categories.tolist())
-        for column in raw.columns
-        if isinstance(raw[column].dtype, pd.CategoricalDtype)
-    )
-
-
-def _one_thread() -> contextlib.AbstractContextManager[object]:
-    """pandas' CSV reader limited to one thread (``mode.max_threads``, pandas ≥ 3.1; older
-    versions read with one thread anyway)."""
-    try:
-        pd.get_option("mode.max_threads")
-    except pd.errors.OptionError:
-        return contextlib.nullcontext()
-    return pd.option_context("mode.max_threads", 1)
-
-
-def _without_trailing_blanks(raw: pd.DataFrame) -> pd.DataFrame:
-    """``raw`` without the empty rows at its end: trailing blank lines are harmless, while
-    blank lines inside the table are reported (as missing values)."""
-    if len(raw) == 0 or not raw.iloc[-1:].isna().all(axis=1).iat[0]:
-        return raw  # the usual file: its last row has a value, no row needs a look
-    blank = raw.isna().all(axis=1).to_numpy()
-    n_keep = len(blank)
-    while n_keep > 0 and blank[n_keep - 1]:
-        n_keep -= 1
-    return raw.iloc[:n_keep]
-
-
-def _unescaped(raw: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Factorised]]:
-    """Text cells back as they were before the export escaped them against spreadsheet
-    formulas (:mod:`qoe_analysis.io.csv_cells`): a game ``'=x`` in the file is ``=x``.
-
-    Each distinct text is un-escaped once (a column of a million ratings has a few
-    thousand distinct raters and a handful of games); the column is rebuilt only when a
-    value changed. Also returns the factorisation of each text column that had nothing
-    to un-escape (:func:`_factorised`) and of each categorical column (its codes and
-    un-escaped categories), which validation then reuses."""
-    factorised: dict[str, Factorised] = {}
-    for column in raw.columns:
-        series = raw[column]
-        if isinstance(series.dtype, pd.CategoricalDtype):
-            factorised[str(column)] = _categorical_unescaped(series)
-        elif _is_text(series.dtype):
-            codes, distinct = _factorised(series)
-            if _any_escaped(distinct):
-                raw[column] = _unescaped_text(series, codes, distinct)
-            elif isinstance(series.dtype, pd.StringDtype):  # validation factorises it so
-                factorised[str(column)] = (codes, distinct)
-    return raw, factorised
-
-
-def _categorical_unescaped(series: pd.Series) -> Factorised:
-    """(codes, categories un-escaped) of a column the parser read as a categorical; two
-    categories may become one text, which :func:`_text_column` merges."""
-    cat = series.array
-    assert isinstance(cat, pd.Categorical)
-    distinct = cat.categories.tolist()
-    if _any_escaped(distinct):
-        distinct = _unescaped_values(distinct)
-    return np.asarray(cat.codes), distinct
-
-
 def _factorised(series: pd.Series) -> Factorised:
     """(code per row, −1 when missing; the distinct values in order of appearance) of a
-    text column; factorising its object array is twice as fast as pandas' ``str`` dtype,
-    and hashing only the first row of each run of equal values (a rater's rows one after
-    another) faster again (:func:`~qoe_analysis.tabular.factorize_in_runs`)."""
+    text column, hashing only the first row of each run of equal values (a rater's rows
+    one after another; :func:`~qoe_analysis.tabular.factorize_in_runs`)."""
     codes, uniques = factorize_in_runs(series.to_numpy(dtype=object))
     return np.asarray(codes), list(uniques.tolist())
-
-
-def _is_text(dtype: Any) -> bool:
-    return pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
-
-
-def _any_escaped(values: list[Any]) -> bool:
-    """Whether un-escaping changes one of ``values``: only a text that starts with the
-    quote can change. The texts are joined once to find those (a substring test instead
-    of a call per value; a NUL inside a text can only add a false candidate)."""
-    try:
-        joined = "\0" + "\0".join(values)
-    except TypeError:  # not all values are texts
-        joined = "\0" + "\0".join(v for v in values if isinstance(v, str))
-    if "\0" + ESCAPE_QUOTE not in joined:
-        return False
-    return any(isinstance(v, str) and unescape_text_cell(v) != v for v in values)
-
-
-def _unescaped_text(series: pd.Series, codes: np.ndarray[Any, Any], distinct: list[Any]) -> Any:
-    """The text column ``series`` (factorised as ``codes`` into ``distinct``) with each
-    distinct text un-escaped once, in the column's dtype; missing cells stay missing."""
-    fixed = np.array(_unescaped_values([*distinct, ""]), dtype=object)
-    values = fixed[codes]  # code −1 (missing) takes the "" at the end, replaced below
-    return pd.Series(values, index=series.index, dtype=series.dtype).where(series.notna(), series)
-
-
-def _unescaped_values(values: list[Any]) -> list[Any]:
-    """Each text un-escaped (:func:`~qoe_analysis.io.csv_cells.unescape_text_cell`), any
-    other value as it is."""
-    return [unescape_text_cell(v) if isinstance(v, str) else v for v in values]
 
 
 def _numeric_column(
@@ -300,15 +111,12 @@ def _numeric_column(
     return values
 
 
-def _text_column(
-    series: pd.Series, column: str, first_line: int | None, factorised: Factorised | None = None
-) -> pd.Categorical:
+def _text_column(series: pd.Series, column: str, first_line: int | None) -> pd.Categorical:
     """Text factor as a Categorical with sorted str categories; missing/blank rejected.
 
     A value's level is its text ``str(value)``, so values with one text are one level
-    (1 and "1"); the categories are the texts of the values that occur, sorted.
-    ``factorised``: the column's :func:`_factorised` when the caller has it already."""
-    codes, levels = factorised if factorised is not None else _codes_and_levels(series)
+    (1 and "1"); the categories are the texts of the values that occur, sorted."""
+    codes, levels = _codes_and_levels(series)
     fail_at(codes < 0, column, first_line, lambda pos: "missing value")
     # a category without rows (a study's game nobody has rated yet) is no level of the data
     codes, levels = _used_levels(codes, levels)
@@ -327,7 +135,7 @@ def _codes_and_levels(series: pd.Series) -> tuple[np.ndarray[Any, Any], list[Any
     """(code per row, −1 when missing; the distinct values the codes index).
 
     A categorical column has both already. A column of pandas' ``str`` dtype is
-    factorised (as an object array, twice as fast) without sorting, since
+    factorised (:func:`_factorised`) without sorting, since
     :func:`_text_column` sorts the texts anyway; any other column is grouped as
     ``pd.Categorical`` groups it (which may convert values, e.g. object 1 and 2.5 to
     floats)."""
@@ -376,19 +184,9 @@ def validate_ratings(
 
     ``first_line`` is the file line of the first data row (2 for a CSV with a header);
     when ``None`` it is taken from ``df.attrs`` if the table came from
-    :func:`load_ratings`, else errors carry ``line=None`` and name the row position.
+    :func:`~qoe_analysis.io.ratings_csv.load_ratings`, else errors carry ``line=None``
+    and name the row position.
     """
-    return _validated(df, first_line=first_line, sidecar=sidecar, factorised={})
-
-
-def _validated(
-    df: pd.DataFrame,
-    *,
-    first_line: int | None,
-    sidecar: Sidecar | None,
-    factorised: dict[str, Factorised],
-) -> pd.DataFrame:
-    """:func:`validate_ratings`, given the :func:`_factorised` text columns of ``df``."""
     if first_line is None:
         attr = df.attrs.get(_FIRST_LINE_ATTR)
         first_line = int(attr) if attr is not None else None
@@ -428,10 +226,10 @@ def _validated(
     for column in [*REQUIRED_COLUMNS, *extra]:
         series = df[column]
         if column in ITEM_COLUMNS:
-            out[column] = _item_column(series, column, first_line, factorised.get(column))
+            out[column] = _item_column(series, column, first_line)
             continue
         if column in PROVENANCE_COLUMNS:
-            out[column] = _provenance_column(series, factorised.get(column))
+            out[column] = _provenance_column(series)
             continue
         numeric = column in numeric_factors or column == RATING
         is_number = pd.api.types.is_numeric_dtype(series.dtype) and not (
@@ -445,13 +243,13 @@ def _validated(
                 else series.to_numpy(dtype=np.float64)
             )
         else:
-            out[column] = _text_column(series, column, first_line, factorised.get(column))
+            out[column] = _text_column(series, column, first_line)
     rating = out[RATING]
     explicit = ITEM in out
     keys = (
         check_item_keys(out[ITEM], sidecar, first_line)
         if explicit
-        # one key for every row: a broadcast view (np.full of an object costs 0.1 s at 1 M)
+        # one key for every row: a read-only broadcast view, not an object array per row
         else np.broadcast_to(
             np.array(implied_item(sidecar, first_line), dtype=object), rating.shape
         )
@@ -482,18 +280,18 @@ def _validated(
     return table
 
 
-def _provenance_column(series: pd.Series, factorised: Factorised | None = None) -> pd.Categorical:
+def _provenance_column(series: pd.Series) -> pd.Categorical:
     """``agent_backend``/``agent_version``: free text, empty = unknown (never a factor).
 
-    A value's text is ``str(value).strip()``, a missing value's "". A column of pandas'
-    ``str`` dtype is worked out on its distinct values (a few backends and versions)
-    and the rows get their codes."""
-    if not isinstance(series.dtype, pd.StringDtype):
+    A value's text is ``str(value).strip()``, a missing value's "". A categorical column
+    or one of pandas' ``str`` dtype is worked out on its distinct values (a few backends
+    and versions) and the rows get their codes."""
+    if not isinstance(series.dtype, pd.StringDtype | pd.CategoricalDtype):
         return pd.Categorical(_provenance_text(series))
-    codes, uniques = factorised if factorised is not None else _factorised(series)
+    codes, uniques = _codes_and_levels(series)
     missing = codes < 0
     distinct = [*uniques, *([None] if missing.any() else [])]
-    levels = pd.Categorical(_provenance_text(pd.Series(distinct, dtype=series.dtype)))
+    levels = pd.Categorical(_provenance_text(pd.Series(distinct, dtype=object)))
     rows = np.where(missing, len(uniques), codes)
     return pd.Categorical.from_codes(np.asarray(levels.codes)[rows], categories=levels.categories)
 
@@ -502,11 +300,9 @@ def _provenance_text(series: pd.Series) -> pd.Series:
     return series.astype(object).where(series.notna(), "").map(lambda v: str(v).strip())
 
 
-def _item_column(
-    series: pd.Series, column: str, first_line: int | None, factorised: Factorised | None
-) -> Any:
+def _item_column(series: pd.Series, column: str, first_line: int | None) -> Any:
     if column == ITEM:
-        return _text_column(series, column, first_line, factorised)
+        return _text_column(series, column, first_line)
     if column == TRAINING:
         return training_column(series, first_line)
     assert column in (RESPONSE_MS, SINCE_END_MS)
@@ -522,13 +318,15 @@ def _check_range(
     hi = np.inf if factor.maximum is None else factor.maximum
     unit = f" {factor.unit}" if factor.unit else ""
     limits = f"[{lo:g}, {hi:g}]{unit}"
+    what = factor.label.lower()
     fail_at(
         ~np.isfinite(values) | (values < lo) | (values > hi),
         column,
         first_line,
         lambda pos: (
-            f"{factor.label.lower()} {values[pos]:g}{unit} must be finite and "
-            f">= {lo:g}; the registry's range is {limits}"
+            f"{what} {values[pos]:g}{unit} is outside the registry's range {limits}"
+            if np.isfinite(values[pos])
+            else f"{what} {values[pos]:g} is not a finite number"
         ),
     )
 

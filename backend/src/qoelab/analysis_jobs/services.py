@@ -4,16 +4,15 @@ A results request looks up the job for the study's current ``version`` (its desi
 data version (counters bumped with every change of the analysed data: the study's and its
 sessions', :mod:`qoelab.studies.data_version`) and the options, without reading a single
 rating: that lookup is the whole cost of a cached visit. Only when no live job exists is
-one created, queued, and the task (:mod:`qoelab.analysis_jobs.tasks`) builds the tidy CSV,
-hashes it and analyses it — or reuses the result of a finished job with the same input
-hash (e.g. after a rating of a session that is not yet completed, which bumps a counter
-but does not change the analysed table).
+one created and queued (after the transaction commits), and its run
+(:mod:`qoelab.analysis_jobs.run_job`) builds the tidy CSV, hashes it and analyses it — or
+reuses the result of a finished job with the same input hash (e.g. after a rating of a
+session that is not yet completed, which bumps a counter but does not change the analysed
+table).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +20,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from qoelab.analysis_jobs.job_input import NO_RATINGS, input_digest
 from qoelab.analysis_jobs.job_response import with_result_text
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
+from qoelab.analysis_jobs.tasks import run_analysis
 from qoelab.core.errors import BadRequest
 from qoelab.ratings.models import Rating
 from qoelab.runs.models import Session
@@ -41,13 +42,16 @@ class NothingToAnalyse(BadRequest):
         return {**super().body(), "code": "no_ratings"}
 
 
-NO_RATINGS = "the study has no ratings of completed sessions to analyse"
-
-
-def input_digest(csv_text: str, items: dict[str, Any]) -> str:
-    """SHA-256 of the CSV and its sidecar (a changed acceptance rule is another analysis)."""
-    text = csv_text + "\n" + json.dumps(items, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+__all__ = [
+    "NO_RATINGS",
+    "JobRequest",
+    "NothingToAnalyse",
+    "cache_key",
+    "data_version_of",
+    "input_digest",
+    "live_job",
+    "request_analysis",
+]
 
 
 @dataclass(frozen=True)
@@ -139,8 +143,7 @@ def request_analysis(study: Study, *, reliable_only: bool, user: Any = None) -> 
 
 
 def _enqueue(job_id: int) -> None:
-    from qoelab.analysis_jobs.tasks import run_analysis
-
+    """Queue the job's task (run in-process at once when no broker is configured)."""
     try:
         result = run_analysis.delay(job_id)
     except Exception as exc:  # broker down: the job must not stay "queued" forever

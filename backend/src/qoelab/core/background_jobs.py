@@ -3,7 +3,7 @@
 A job is run by a Celery task that acknowledges its message late, so the same job can be
 started more than once (a worker lost in the middle, a message delivered again). Each run
 claims the job by raising ``attempts`` while the job is still queued or running, and
-writes only while its attempt is the latest (:mod:`qoelab.analysis_jobs.tasks`,
+writes only while its attempt is the latest (:mod:`qoelab.analysis_jobs.run_job`,
 docs/deploy.md "Worker crash safety").
 """
 
@@ -73,9 +73,10 @@ def worker_name(task: Task) -> str:
     return name[:200]
 
 
-def claim(task: Task, job: Job, stage: str, **extra: Any) -> QuerySet[Job] | None:
-    """Claim ``job`` for a new attempt of ``task``: mark it running at ``stage`` (plus the
-    ``extra`` field values) if no other run has claimed it since it was read.
+def claim(job: Job, stage: str, *, worker: str, **extra: Any) -> QuerySet[Job] | None:
+    """Claim ``job`` for a new attempt run by ``worker`` (:func:`worker_name`): mark it
+    running at ``stage`` (plus the ``extra`` field values) if no other run has claimed it
+    since it was read.
 
     Returns the queryset this run writes through (it matches only while its attempt is the
     latest), or None when another delivery of the message claimed the job first.
@@ -87,7 +88,7 @@ def claim(task: Task, job: Job, stage: str, **extra: Any) -> QuerySet[Job] | Non
     ).update(
         state=JobState.RUNNING,
         attempts=attempt,
-        worker=worker_name(task),
+        worker=worker,
         started_at=timezone.now(),
         stage=stage,
         progress=0.0,

@@ -11,7 +11,9 @@ from django.core.cache import cache
 from django.db import connections
 from django.db.utils import Error as DatabaseError
 
+from qoelab.celery import app
 from qoelab.config import describe_database, redact_url
+from qoelab.core.tasks import ping
 
 
 def database_status(alias: str = "default") -> dict[str, Any]:
@@ -35,8 +37,6 @@ def broker_status(timeout_s: float = 2.0) -> dict[str, Any]:
     """Reach the Celery broker; with none configured, tasks run in-process."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"ok": True, "mode": "in-process", "detail": "CELERY_BROKER_URL is not set"}
-    from qoelab.celery import app
-
     status: dict[str, Any] = {"mode": "broker", "url": redact_url(settings.CELERY_BROKER_URL)}
     started = time.perf_counter()
     try:
@@ -49,8 +49,6 @@ def broker_status(timeout_s: float = 2.0) -> dict[str, Any]:
 
 def worker_status(timeout_s: float = 3.0) -> dict[str, Any]:
     """Send the ``core.ping`` task through the broker and wait for a worker's answer."""
-    from qoelab.core.tasks import ping
-
     started = time.perf_counter()
     try:
         # A ping no worker takes within the wait is dropped, not left queued for later.

@@ -16,7 +16,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from qoelab.exports.tidy import study_json, sureal_dataset, tidy_csv
+from qoelab.exports.study_exports import study_json, sureal_dataset
+from qoelab.exports.tidy import tidy_csv
 from qoelab.studies.models import Study
 from qoelab.studies.rating_items import sidecar
 from qoelab.studies.study_document import export_study_document

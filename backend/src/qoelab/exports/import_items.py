@@ -1,8 +1,8 @@
 """The CSV import's rating items: long-format rows (one per rating and item) into ratings.
 
-A row's ``item`` (without the column: the study's only item, else ``overall``) must be
-one of the study's rating items and its ``rating`` a value of the item's scale
-(:func:`qoe_analysis.scales.validate_value`).
+A row's ``item`` (without the column: the study's only item, else ``overall``) is one of
+the study's rating items and its ``rating`` a value of the item's scale (checked by the
+analysis' contract, :mod:`qoelab.exports.import_table`).
 The rows of one rating (same session, scenario and ``training`` flag) become one rating
 with a value per item; their ``response_ms``/``since_end_ms`` must agree.
 """
@@ -10,16 +10,16 @@ with a value per item; their ``response_ms``/``since_end_ms`` must agree.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from qoe_analysis import scales
-from qoe_analysis.tidy.columns import ITEM
 
-from qoelab.exports.import_cells import ImportRejected, number_cell
+from qoelab.exports.import_cells import ImportRejected
 from qoelab.studies.models import Scenario
 
 
-def implicit_item(items: dict[str, dict[str, Any]]) -> str | None:
+def implicit_item(items: Mapping[str, Any]) -> str | None:
     """The item of a CSV without an ``item`` column: the study's only item, else ``overall``
     when declared (the analysis reads such a file the same way), else None."""
     if len(items) == 1:
@@ -27,39 +27,16 @@ def implicit_item(items: dict[str, dict[str, Any]]) -> str | None:
     return scales.OVERALL if scales.OVERALL in items else None
 
 
-def item_value(
-    row: dict[str, str], items: dict[str, dict[str, Any]], implicit: str | None, line: int
-) -> tuple[str, int | float]:
-    """The row's item (``implicit`` without the column) and its value on the item's scale."""
-    item = row.get(ITEM) or implicit or scales.OVERALL
-    declared = items.get(item)
-    if declared is None:
-        raise ImportRejected(
-            f"item: {item!r} is not a rating item of this study ({', '.join(items)}); "
-            "declare it in the study's rating_items first",
-            line,
-        )
-    value = number_cell(row, "rating", line)
-    try:
-        scales.validate_value(declared["scale"], value, f"rating: item {item}")
-    except ValueError as exc:
-        raise ImportRejected(str(exc), line) from None
-    return item, int(value) if scales.is_discrete(declared["scale"]) else value
-
-
 TIME_COLUMNS = ("response_ms", "since_end_ms")
 
 
-def milliseconds(column: str, raw: str, line: int) -> int | None:
-    """A time cell: empty (not measured) or a whole, non-negative number of ms."""
-    if raw == "":
+def milliseconds(column: str, value: float | None, line: int) -> int | None:
+    """A time: empty (not measured) or a whole number of ms (the contract checked that it
+    is a number ≥ 0)."""
+    if value is None:
         return None
-    if raw.isascii() and raw.isdigit() and len(raw) < 16:
-        # plain digits, as the export writes them: the value float() would give, exactly
-        return int(raw)
-    value = number_cell({column: raw}, column, line)
-    if value < 0 or not value.is_integer():
-        raise ImportRejected(f"{column}: {raw!r} is not a whole number of milliseconds", line)
+    if not float(value).is_integer():
+        raise ImportRejected(f"{column}: {value:g} is not a whole number of milliseconds", line)
     return int(value)
 
 

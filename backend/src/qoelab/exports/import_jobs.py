@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import io
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,10 +24,12 @@ from django.db import IntegrityError, transaction
 from qoelab.core.background_jobs import JobState
 from qoelab.core.errors import ServiceError
 from qoelab.exports.import_cells import ImportRejected
+from qoelab.exports.import_run import finish_failed
 from qoelab.exports.models import ImportJob
+from qoelab.exports.tasks import run_import
+from qoelab.exports.uploads import imports_dir, open_upload
 from qoelab.studies.models import Study
 
-IMPORTS_DIR = "imports"
 READ_CHUNK = 256 * 1024
 
 
@@ -41,16 +42,6 @@ class FileTooLarge(ServiceError):
 def max_bytes_text() -> str:
     size = settings.QOELAB_IMPORT_MAX_BYTES
     return f"{size / (1024 * 1024):g} MiB" if size >= 1024 * 1024 else f"{size} bytes"
-
-
-def imports_dir() -> Path:
-    folder = Path(settings.DATA_DIR) / IMPORTS_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def stored_file(job: ImportJob) -> Path:
-    return Path(settings.DATA_DIR) / job.stored_path
 
 
 @dataclass(frozen=True)
@@ -108,11 +99,6 @@ def count_rows(path: Path) -> int:
     return rows
 
 
-def open_upload(path: Path) -> io.TextIOWrapper:
-    """The stored upload as text (UTF-8, a leading byte-order mark dropped), read lazily."""
-    return open(path, encoding="utf-8-sig", newline="")
-
-
 def submit_import(
     study: Study, chunks: Iterable[bytes], *, file_name: str = "", user: Any = None
 ) -> Submission:
@@ -158,13 +144,10 @@ def live_job(study: Study, digest: str) -> ImportJob | None:
 
 
 def _enqueue(job_id: int) -> None:
-    from qoelab.exports.tasks import run_import
-
+    """Queue the job's task (run in-process at once when no broker is configured)."""
     try:
         result = run_import.delay(job_id)
     except Exception as exc:  # broker down: the job must not stay "queued" forever
-        from qoelab.exports.tasks import finish_failed
-
         finish_failed(job_id, f"could not queue the import: {exc}")
         return
     ImportJob.objects.filter(pk=job_id).update(task_id=str(result.id or ""))

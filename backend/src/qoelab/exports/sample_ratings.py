@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from netem_profile import flatten_direction
 
-from qoelab.exports.tidy import scenario_labels
+from qoelab.exports.tidy_cells import scenario_labels
 from qoelab.studies.models import Study
 
 HEADER = (

@@ -1,53 +1,12 @@
-"""The Celery task that imports a stored ratings CSV (:mod:`qoelab.exports.importer`).
-
-Run by a worker in production, in the web process when no broker is configured
-(``CELERY_TASK_ALWAYS_EAGER``, the demo). All or nothing: the rows are checked first, then
-written in one transaction, so a refused file (its line and column on the job) or a worker
-lost in the middle leaves nothing behind. Crash safety as for the analysis jobs
-(:mod:`qoelab.analysis_jobs.tasks`): the message is acknowledged late, each run claims the
-job by raising ``attempts`` and writes only while its attempt is the latest, a finished
-job is left alone, and a job whose worker was lost ``MAX_ATTEMPTS`` times fails. The
-stored upload is removed once the job has succeeded or failed.
-"""
+"""The Celery task of the import jobs: a thin entry point into
+:func:`qoelab.exports.import_run.run_import_job` (what a run does is described there)."""
 
 from __future__ import annotations
 
-import time
-
 from celery import Task, shared_task
-from django.utils import timezone
 
-from qoelab.core.background_jobs import MAX_ATTEMPTS, SUPERSEDED, JobState, JobSuperseded, claim
-from qoelab.exports.import_cells import ImportRejected
-from qoelab.exports.import_jobs import open_upload, stored_file
-from qoelab.exports.importer import import_ratings
-from qoelab.exports.models import ImportJob
-
-PROGRESS_WRITE_INTERVAL_S = 0.5
-#: Share of the progress bar for checking the rows; writing them is the rest.
-CHECKING_SHARE = 0.8
-
-
-def _remove_upload(job_id: int) -> None:
-    job = ImportJob.objects.filter(pk=job_id).first()
-    if job is not None and job.stored_path:
-        stored_file(job).unlink(missing_ok=True)
-        ImportJob.objects.filter(pk=job_id).update(stored_path="")
-
-
-def finish_failed(
-    job_id: int, error: str, *, line: int | None = None, column: str | None = None
-) -> None:
-    """Fail a job that has not finished (and drop its upload)."""
-    ImportJob.objects.filter(pk=job_id, state__in=[JobState.QUEUED, JobState.RUNNING]).update(
-        state=JobState.FAILED,
-        error=error,
-        error_line=line,
-        error_column=(column or "")[:100],
-        stage="failed",
-        finished_at=timezone.now(),
-    )
-    _remove_upload(job_id)
+from qoelab.core.background_jobs import worker_name
+from qoelab.exports.import_run import run_import_job
 
 
 @shared_task(  # type: ignore[untyped-decorator]
@@ -55,68 +14,4 @@ def finish_failed(
 )
 def run_import(self: Task, job_id: int) -> str:
     """Check and write the job's stored CSV into its study; record progress and counts."""
-    job = ImportJob.objects.select_related("study").filter(pk=job_id).first()
-    if job is None:
-        return "missing"
-    if job.state in {JobState.SUCCEEDED, JobState.FAILED}:
-        return str(job.state)  # a message delivered again after the job finished
-    if job.attempts >= MAX_ATTEMPTS:
-        finish_failed(
-            job_id,
-            f"the import was started {job.attempts} times and its worker was lost each time "
-            "(killed, or out of memory?); it is not retried again",
-        )
-        return JobState.FAILED
-    mine = claim(self, job, "checking rows", rows_done=0)
-    if mine is None:
-        return SUPERSEDED
-    last_write = 0.0
-
-    def progress(rows: int) -> None:
-        nonlocal last_write
-        now = time.monotonic()
-        if now - last_write < PROGRESS_WRITE_INTERVAL_S and rows < job.rows_total:
-            return
-        last_write = now
-        share = rows / job.rows_total if job.rows_total else 1.0
-        if not mine.update(rows_done=rows, progress=round(CHECKING_SHARE * min(1.0, share), 4)):
-            raise JobSuperseded
-
-    def written() -> None:
-        if not mine.update(stage="writing", progress=CHECKING_SHARE):
-            raise JobSuperseded
-
-    digest = job.file_sha256[:16]
-    try:
-        with open_upload(stored_file(job)) as lines:
-            result = import_ratings(job.study, lines, digest, progress, before_write=written)
-    except JobSuperseded:
-        return SUPERSEDED
-    except ImportRejected as exc:
-        finish_failed(job_id, str(exc), line=exc.line, column=exc.column)
-        return JobState.FAILED
-    except UnicodeDecodeError as exc:
-        finish_failed(job_id, f"the file is not UTF-8 text ({exc.reason})")
-        return JobState.FAILED
-    except FileNotFoundError:
-        finish_failed(
-            job_id,
-            "the uploaded file is not in this worker's QOELAB_DATA_DIR/imports; a worker that "
-            "runs imports must share the web server's data folder (docs/deploy.md)",
-        )
-        return JobState.FAILED
-    except Exception as exc:
-        finish_failed(job_id, f"the import failed unexpectedly: {type(exc).__name__}: {exc}")
-        raise
-    finished = mine.update(
-        state=JobState.SUCCEEDED,
-        sessions=result.sessions,
-        ratings=result.ratings,
-        participants_created=result.participants_created,
-        progress=1.0,
-        stage="done",
-        finished_at=timezone.now(),
-    )
-    if finished:
-        _remove_upload(job_id)
-    return JobState.SUCCEEDED if finished else SUPERSEDED
+    return run_import_job(job_id, worker=worker_name(self))

@@ -1,4 +1,5 @@
-"""Ratings out: the tidy CSV of ``qoe-analysis``, a JSON document, and sureal's dataset.
+"""Ratings out: the tidy CSV of ``qoe-analysis`` (the JSON document and sureal's dataset:
+:mod:`qoelab.exports.study_exports`).
 
 The tidy CSV is in long format, one row per rating *and rating item* (an optional item
 left without a value has no row), with the columns of
@@ -40,95 +41,33 @@ rejects missing values). A scenario row of a later study version is named ``CODE
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
 from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
-from netem_profile import DIRECTION_PREFIXES, FACTORS, flatten_direction
 from qoe_analysis.io.csv_cells import escape_text_cell
 from qoe_analysis.tidy.columns import AGENT_BACKEND, AGENT_VERSION, FACTOR_COLUMNS, TIDY_COLUMNS
 
-from qoelab.core.errors import BadRequest
+from qoelab.exports.tidy_cells import (
+    PARTICIPANT_COLUMNS,
+    csv_cells,
+    factor_text,
+    factor_values,
+    is_text_column,
+    optional_text,
+    provenance_columns,
+    question_columns,
+    scenario_labels,
+    value_text,
+)
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session
 from qoelab.runs.state_machine import State
-from qoelab.studies.models import Scenario, Study
-from qoelab.studies.rating_items import sidecar
-from qoelab.studies.study_document import export_study_document
-
-PARTICIPANT_COLUMNS = ["age", "skill", "genre_preference"]
-FACTOR_KINDS = {"choice", "integer", "boolean"}
-
-
-def scenario_labels(study: Study) -> dict[int, str]:
-    """Scenario row id → export name: the code, or ``CODE.vN`` for a later version's row."""
-    labels: dict[int, str] = {}
-    seen: set[str] = set()
-    for scenario in Scenario.objects.filter(study=study).order_by("code", "version", "id"):
-        labels[scenario.pk] = (
-            scenario.code if scenario.code not in seen else (f"{scenario.code}.v{scenario.version}")
-        )
-        seen.add(scenario.code)
-    return labels
-
-
-def question_columns(study: Study) -> list[str]:
-    return [
-        q["key"]
-        for q in study.questionnaire
-        if q.get("kind") in FACTOR_KINDS and q["key"] not in PARTICIPANT_COLUMNS
-    ]
-
-
-def _number(value: Any) -> str:
-    number = round(float(value), 9)
-    return repr(float(int(number))) if number == int(number) else repr(number)
-
-
-def _factor(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-def value_text(value: float) -> str:
-    """A rating value as CSV text: ``4`` for an integer, ``5.25`` otherwise."""
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def _optional(value: int | None) -> str:
-    return "" if value is None else str(value)
-
-
-def factor_values(applied: dict[str, Any] | None) -> dict[str, str]:
-    """Factor column → CSV text for a stored profile (both directions, every factor)."""
-    row: dict[str, str] = {}
-    for direction, prefix in DIRECTION_PREFIXES.items():
-        values = flatten_direction((applied or {}).get(direction))
-        for factor in FACTORS:
-            value = values[factor.key]
-            row[f"{prefix}_{factor.key}"] = (
-                str(value) if factor.kind == "nominal" else _number(value)
-            )
-    return row
-
-
-def provenance_columns(provenance: Any) -> dict[str, str]:
-    """``agent_backend``/``agent_version`` of a rating's provenance (empty = unknown)."""
-    known = provenance if isinstance(provenance, dict) else {}
-    return {
-        AGENT_BACKEND: str(known.get("backend") or ""),
-        AGENT_VERSION: str(known.get("agent_version") or ""),
-    }
+from qoelab.studies.models import Study
 
 
 def ratings_for_export(study: Study, *, include_incomplete: bool = False) -> QuerySet[Rating]:
@@ -138,53 +77,6 @@ def ratings_for_export(study: Study, *, include_incomplete: bool = False) -> Que
     if not include_incomplete:
         ratings = ratings.filter(session__state=State.COMPLETED)
     return ratings.order_by("session_id", "order_index")
-
-
-#: Columns written as numbers; every other column is text, escaped against spreadsheet
-#: formulas (:func:`qoe_analysis.io.csv_cells.escape_text_cell`, OWASP "CSV Injection").
-NUMERIC_COLUMNS = frozenset(
-    [
-        *(
-            f"{prefix}_{factor.key}"
-            for prefix in DIRECTION_PREFIXES.values()
-            for factor in FACTORS
-            if factor.kind != "nominal"
-        ),
-        "rating",
-        "training",
-        "response_ms",
-        "since_end_ms",
-        "age",
-    ]
-)
-
-
-def is_text_column(column: str, numeric: frozenset[str] = frozenset()) -> bool:
-    """Is ``column`` written as text (escaped), not as a number? ``numeric``: the study's
-    integer questions."""
-    return column not in NUMERIC_COLUMNS and column not in numeric
-
-
-#: What makes :class:`csv.writer` quote a cell: the delimiter, the quote character or a
-#: line break (the writer may quote on fewer, e.g. ``\\r``; such a cell goes through it).
-_QUOTED = re.compile(r'[,"\r\n]')
-
-
-def csv_cells(cells: Sequence[str]) -> str:
-    """``cells`` as a stretch of a CSV line, quoted as :class:`csv.writer` (excel dialect,
-    :data:`csv.QUOTE_MINIMAL`) quotes them in any line, without the line end.
-
-    The writer decides each cell's quoting from that cell alone, so a line is the comma-join
-    of its stretches; the one exception is a line of a single empty cell, written ``""``
-    (else it would be a blank line), which inside a longer line is empty.
-    """
-    if len(cells) == 1 and cells[0] == "":
-        return ""
-    if not any(_QUOTED.search(cell) for cell in cells):
-        return ",".join(cells)  # the usual case: no cell the writer would quote
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerow(cells)
-    return out.getvalue()[:-1]
 
 
 @dataclass(frozen=True)
@@ -362,7 +254,11 @@ def tidy_table(
                 (known[AGENT_BACKEND], known[AGENT_VERSION]), _TAIL[3:], numeric
             )
         # training, response_ms and since_end_ms are digits or empty: never quoted.
-        measured = ("1" if training else "0", _optional(response_ms), _optional(since_end_ms))
+        measured = (
+            "1" if training else "0",
+            optional_text(response_ms),
+            optional_text(since_end_ms),
+        )
         tail = (*measured, *provenance.cells)
         tail_text = f"{measured[0]},{measured[1]},{measured[2]},{provenance.text}"
         rated.append((session_id, round_, middle, present, tail, tail_text))
@@ -375,10 +271,10 @@ def tidy_table(
         _code, age, skill, _game, _pace = sessions[session_id]
         session_answers = answers.get(session_id, {})
         candidates[session_id] = {
-            "age": _factor(age),
+            "age": factor_text(age),
             "skill": skill,
-            "genre_preference": _factor(session_answers.get("genre_preference")),
-            **{key: _factor(session_answers.get(key)) for key in questions},
+            "genre_preference": factor_text(session_answers.get("genre_preference")),
+            **{key: factor_text(session_answers.get(key)) for key in questions},
         }
     factors_kept = [
         column
@@ -414,158 +310,3 @@ def tidy_table(
 
 def tidy_csv(study: Study, **options: bool) -> str:
     return tidy_table(study, **options).to_csv()
-
-
-# --- JSON ----------------------------------------------------------------------------------
-
-
-def _iso(value: Any) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def study_json(study: Study) -> dict[str, Any]:
-    """Everything about a study's data: design, sessions, answers, ratings (all rounds)."""
-    labels = scenario_labels(study)
-    scenarios = {s.pk: s for s in Scenario.objects.filter(study=study)}
-    sessions: Iterable[Session] = (
-        Session.objects.filter(study=study)
-        .select_related("participant", "game", "station")
-        .prefetch_related("ratings", "answers")
-        .order_by("id")
-    )
-    return {
-        "format": "qoelab.ratings/v1",
-        "study": {**export_study_document(study), "id": study.pk, "version": study.version},
-        "scale_labels": study.scale_labels,
-        **sidecar(study),
-        "training": study.training,
-        "participants": [
-            {
-                "code": p.code,
-                "age": p.age,
-                "skill": p.skill,
-                "genre_preferences": p.genre_preferences,
-                "consent_at": _iso(p.consent_at),
-            }
-            for p in study.participants.order_by("id")
-        ],
-        "sessions": [
-            {
-                "id": s.pk,
-                "participant": s.participant.code,
-                "game": s.game.name,
-                "game_pace": s.game.pace,
-                "station": s.station.name if s.station else None,
-                "state": s.state,
-                "study_version": s.study_version,
-                "order_policy": s.order_policy,
-                "seed": s.seed,
-                "order": [
-                    {
-                        "scenario": labels[e["scenario"]],
-                        "round": e.get("round", 1),
-                        "training": bool(e.get("training")),
-                    }
-                    for e in s.order
-                ],
-                "imported": s.imported,
-                "started_at": _iso(s.started_at),
-                "completed_at": _iso(s.completed_at),
-                "answers": {a.key: a.value for a in s.answers.all()},
-                "ratings": [
-                    {
-                        "position": r.order_index + 1,
-                        "round": r.round,
-                        "scenario": labels[r.scenario_id],
-                        "requested_profile": scenarios[r.scenario_id].profile(),
-                        "applied_profile": r.applied_profile,
-                        "provenance": r.provenance,
-                        "values": r.values,
-                        "training": r.training,
-                        "response_ms": r.response_ms,
-                        "since_end_ms": r.since_end_ms,
-                        "scenario_started_at": _iso(r.scenario_started_at),
-                        "scenario_ended_at": _iso(r.scenario_ended_at),
-                        "rated_at": _iso(r.rated_at),
-                        "source": r.source,
-                    }
-                    for r in sorted(s.ratings.all(), key=lambda r: r.order_index)
-                ],
-            }
-            for s in sessions
-        ],
-    }
-
-
-# --- sureal --------------------------------------------------------------------------------
-
-
-def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
-    """One rating item's ratings as a sureal dataset (JSON variant, ``os`` as dictionaries).
-
-    ``item`` defaults to the study's first rating item (``overall``); sureal models one
-    opinion score per stimulus, so each item is its own dataset. Contents are the games
-    (``ref_videos``), each stimulus is a (game, scenario) pair (``dis_videos``), observers
-    are the participants' codes; a retest rating makes the observer's entry a list
-    ``[first, retest]`` (sureal's repetitions). Training ratings are left out, as in every
-    analysis. ``ref_score`` is the item's scale maximum. Each stimulus lists the
-    ``agent_backends`` its ratings were taken under (provenance; ``dry-run`` means nothing
-    was applied to a kernel, ``""`` unknown), and the dataset counts ratings per backend.
-    Load it with ``sureal.tools.misc.import_json_file`` / ``sureal --dataset FILE.json``.
-    """
-    declared = study.rating_items[0] if item is None else study.rating_item(item)
-    if declared is None:
-        keys = ", ".join(i["key"] for i in study.rating_items)
-        raise BadRequest(f"item: {item!r} is not a rating item of this study ({keys})")
-    key = declared["key"]
-    labels = scenario_labels(study)
-    games = list(study.games.order_by("id"))
-    content = {game.pk: index for index, game in enumerate(games)}
-    stimuli: dict[tuple[int, int], dict[str, Any]] = {}
-    backends: dict[str, int] = {}
-    for rating in ratings_for_export(study).filter(training=False):
-        if key not in rating.values:
-            continue
-        value = rating.values[key]
-        session = rating.session
-        stimulus = stimuli.setdefault(
-            (session.game_id, rating.scenario_id),
-            {
-                "asset_id": len(stimuli),
-                "content_id": content[session.game_id],
-                "os": {},
-                "path": f"qoelab/{study.slug}/{session.game.name}/{labels[rating.scenario_id]}",
-                "scenario": labels[rating.scenario_id],
-                "game": session.game.name,
-                "game_pace": session.game.pace,
-                "agent_backends": [],
-            },
-        )
-        backend = provenance_columns(rating.provenance)[AGENT_BACKEND]
-        if backend not in stimulus["agent_backends"]:
-            stimulus["agent_backends"].append(backend)
-        backends[backend] = backends.get(backend, 0) + 1
-        observer = session.participant.code
-        scores = stimulus["os"]
-        if observer in scores:
-            previous = scores[observer]
-            scores[observer] = (
-                [*previous, value] if isinstance(previous, list) else [previous, value]
-            )
-        else:
-            scores[observer] = value
-    return {
-        "dataset_name": study.slug.replace("-", "_"),
-        "item": key,
-        "ref_score": float(declared["scale"]["max"]),
-        "agent_backends": dict(sorted(backends.items())),
-        "ref_videos": [
-            {
-                "content_id": content[game.pk],
-                "content_name": game.name,
-                "path": f"qoelab/{study.slug}/{game.name}",
-            }
-            for game in games
-        ],
-        "dis_videos": sorted(stimuli.values(), key=lambda s: s["asset_id"]),
-    }

@@ -22,7 +22,8 @@ from qoelab.exports.import_cells import ImportRejected
 from qoelab.exports.import_jobs import READ_CHUNK, FileTooLarge, max_bytes_text, submit_import
 from qoelab.exports.models import ImportJob
 from qoelab.exports.serializers import ImportJobSerializer
-from qoelab.exports.tidy import study_json, sureal_dataset, tidy_csv
+from qoelab.exports.study_exports import study_json, sureal_dataset
+from qoelab.exports.tidy import tidy_csv
 from qoelab.studies.access import IsResearcher, accessible_studies
 from qoelab.studies.models import Study
 from qoelab.studies.rating_item_fields import SidecarSerializer

@@ -11,6 +11,9 @@ from typing import Any
 
 from qoelab.runs.models import Session
 
+#: The phases' names, in order.
+PHASES = ["training", "test"]
+
 
 @dataclass(frozen=True)
 class Phase:

@@ -263,9 +263,8 @@ def _rate(request: Request, session: Session, serializer_class: type[Any], sourc
 
 def fresh_participant_view(request: Request) -> Session:
     """The participant's session read again after a step (with its study, game and
-    participant), by the request's token: the poll's query, compiled once per thread and
-    prepared (``participant_poll.load_by_token``), instead of compiling the same
-    ``participant_queryset()`` by id on every step."""
+    participant), by the request's token: the poll's own query
+    (``participant_poll.load_by_token``)."""
     token = request.auth  # ParticipantTokenAuthentication's credentials: the token
     assert isinstance(token, str)
     session = load_by_token(token)
@@ -292,8 +291,7 @@ class ParticipantTokenAuthentication(BaseAuthentication):
         token = request.headers.get(TOKEN_HEADER)
         if not token:
             return None
-        # The whole row, not just its id: the poll then needs no second query. The query is
-        # compiled once per thread (participant_poll.load_by_token).
+        # The whole row, not just its id: the poll then needs no second query.
         session = load_by_token(token)
         if session is None:
             raise AuthenticationFailed("unknown participant token")
@@ -366,7 +364,6 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
         """
         principal = request.user
         assert isinstance(principal, ParticipantPrincipal)  # HoldsSessionToken checked the pk
-        # The same answer as participant_poll.ParticipantPollMiddleware gives on its short path.
         answer = poll(principal.session, request.headers.get("If-None-Match"))
         return Response(answer.data, status=answer.status, headers=answer.headers)
 

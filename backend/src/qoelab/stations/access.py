@@ -20,6 +20,8 @@ from django.db.models import Q, QuerySet
 from rest_framework.exceptions import PermissionDenied
 
 from qoelab.core.errors import Conflict
+from qoelab.runs.models import Session
+from qoelab.runs.state_machine import ACTIVE_STATES
 from qoelab.stations.models import Station
 
 
@@ -64,11 +66,8 @@ def ensure_may_change(user: Any, station: Station) -> None:
         )
 
 
-def busy_session(station: Station) -> Any:
+def busy_session(station: Station) -> Session | None:
     """The session that holds the station (any state from start to the end), or None."""
-    from qoelab.runs.models import Session
-    from qoelab.runs.state_machine import ACTIVE_STATES
-
     return (
         Session.objects.filter(station=station, state__in=sorted(ACTIVE_STATES))
         .order_by("pk")

@@ -1,9 +1,8 @@
 """Cloning a study: a new study with the same design and settings, and no data.
 
-Copied: description, rating scale, seconds per scenario, free-play minutes, order policy,
-retest round, questionnaire, rating items, acceptance rule, training, fast-rating floor,
-language, the games and the *current* scenarios (codes,
-labels, baseline, every impairment field, positions). Not copied: sessions, ratings,
+Copied: every setting of the study (:data:`~qoelab.studies.models.STUDY_SETTINGS`), the
+games and the *current* scenarios (codes, labels, baseline, every impairment field,
+positions). Not copied: sessions, ratings,
 participants, members and retired scenario rows; the clone starts at version 1 with the
 caller as its owner. Stations belong to the lab, not to a study, so nothing binds them.
 """
@@ -14,23 +13,8 @@ from typing import Any
 
 from django.db import transaction
 
-from qoelab.studies.models import Game, Scenario, Study
+from qoelab.studies.models import STUDY_SETTINGS, Game, Scenario, Study
 from qoelab.studies.versioning import SCENARIO_VALUE_FIELDS, check_scenario_count
-
-STUDY_SETTINGS = (
-    "description",
-    "scale_labels",
-    "seconds_per_scenario",
-    "free_play_minutes",
-    "order_policy",
-    "retest_round",
-    "questionnaire",
-    "rating_items",
-    "acceptance",
-    "training",
-    "min_response_ms",
-    "language",
-)
 
 
 @transaction.atomic

@@ -11,8 +11,9 @@ new counter, or neither. The write paths:
   Bumping the study row instead made the ratings of all the study's live sessions queue
   for that one row lock until each rating's commit (issue 16, live lab);
 * a finished ratings import (``exports.importer``), a change of an analysis setting of the
-  study (:data:`ANALYSIS_SETTINGS`, through the API or a study document) and of a
-  participant's code, age or skill (CSV factor columns) call :func:`bump_data_version`.
+  study (:data:`~qoelab.studies.models.ANALYSIS_SETTINGS`, through the API or a study
+  document) and of a participant's code, age or skill (CSV factor columns) call
+  :func:`bump_data_version`.
 
 Every counter only grows (a session can be deleted only before it starts, with its counter
 still 0), so the sum never returns to an earlier value. Scenario changes of a study with
@@ -26,18 +27,9 @@ from typing import Any
 
 from django.db.models import F
 
-from qoelab.studies.models import Study
+from qoelab.studies.models import ANALYSIS_SETTINGS, Study
 
-#: Study fields the tidy CSV or its sidecar (and so the analysis) depend on: the items and
-#: their scales, the acceptance rule, the fast-rating floor, the questionnaire's factor
-#: columns, and the legacy scale labels (which define the overall item's scale).
-ANALYSIS_SETTINGS = (
-    "rating_items",
-    "acceptance",
-    "min_response_ms",
-    "questionnaire",
-    "scale_labels",
-)
+__all__ = ["ANALYSIS_SETTINGS", "analysis_settings", "bump_data_version"]
 
 
 def bump_data_version(study: Study | int) -> None:

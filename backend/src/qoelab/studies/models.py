@@ -16,6 +16,7 @@ from django.db import models
 from netem_profile import FIELDS
 
 from qoelab.core.counters import save_kwargs_without
+from qoelab.studies.design_generator import session_minutes
 from qoelab.studies.directions import full_direction
 from qoelab.studies.rating_items import (
     DEFAULT_MIN_RESPONSE_MS,
@@ -195,8 +196,6 @@ class Study(models.Model):
     @property
     def session_minutes(self) -> float:
         """Estimated length of one session in minutes (formula: design_generator)."""
-        from qoelab.studies.design_generator import session_minutes
-
         return session_minutes(
             len(self.current_scenarios),
             seconds_per_scenario=self.seconds_per_scenario,
@@ -209,6 +208,50 @@ class Study(models.Model):
 
     def questions(self, phase: str) -> list[dict[str, Any]]:
         return [q for q in self.questionnaire if q.get("phase") == phase]
+
+
+#: The study's settings, listed once: what the researcher edits (the study serializer), what
+#: a clone copies (:mod:`qoelab.studies.cloning`). Every other field of :class:`Study` is in
+#: :data:`NOT_SETTINGS` (a test fails on a field in neither).
+STUDY_SETTINGS: tuple[str, ...] = (
+    "description",
+    "scale_labels",
+    "seconds_per_scenario",
+    "free_play_minutes",
+    "order_policy",
+    "retest_round",
+    "questionnaire",
+    "rating_items",
+    "acceptance",
+    "training",
+    "min_response_ms",
+    "language",
+    "rehearsal",
+)
+#: The settings the tidy CSV or its sidecar (and so the analysis) depend on: the items and
+#: their scales, the acceptance rule, the fast-rating floor, the questionnaire's factor
+#: columns, and the legacy scale labels (which define the overall item's scale). A change
+#: bumps the data version (:mod:`qoelab.studies.data_version`).
+ANALYSIS_SETTINGS: tuple[str, ...] = (
+    "rating_items",
+    "acceptance",
+    "min_response_ms",
+    "questionnaire",
+    "scale_labels",
+)
+#: The fields of :class:`Study` that are no settings: identity, title (a clone gets its
+#: own), people, the counters and the timestamps.
+NOT_SETTINGS: tuple[str, ...] = (
+    "id",
+    "slug",
+    "title",
+    "owner",
+    "members",
+    "version",
+    "data_version",
+    "created_at",
+    "updated_at",
+)
 
 
 class Game(models.Model):

@@ -23,6 +23,7 @@ from qoelab.studies.design_generator import RATING_ALLOWANCE_SECONDS
 from qoelab.studies.direction_serializers import DirectionSerializer
 from qoelab.studies.directions import split_direction
 from qoelab.studies.models import (
+    STUDY_SETTINGS,
     Game,
     OrderPolicy,
     Scenario,
@@ -269,23 +270,11 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
             "id",
             "slug",
             "title",
-            "description",
             "games",
             "scenarios",
             "owner",
             "version",
-            "scale_labels",
-            "seconds_per_scenario",
-            "free_play_minutes",
-            "order_policy",
-            "retest_round",
-            "questionnaire",
-            "rating_items",
-            "acceptance",
-            "training",
-            "min_response_ms",
-            "language",
-            "rehearsal",
+            *STUDY_SETTINGS,
             "ratings_by_backend",
             "session_minutes",
         ]

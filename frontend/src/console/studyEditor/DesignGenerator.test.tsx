@@ -1,11 +1,11 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { DesignRequest, DesignResult, StudyDetail } from '../../api';
 import { exampleStudy } from '../../test/fixtures';
 import { jsonResponse } from '../../test/fetchMock';
 import { withQueries } from '../../test/queries';
-import { DesignGenerator } from './DesignGenerator';
+import { DesignGenerator, PREVIEW_DELAY_MS } from './DesignGenerator';
 import { FACTOR_CATALOG } from './factorCatalog.fixture';
 
 /** The server's grid, computed here the same way (codes are the test's, not the server's rule). */
@@ -63,6 +63,7 @@ function fillThreeByThree(region: HTMLElement) {
 }
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -94,18 +95,28 @@ describe('DesignGenerator', { timeout: 20_000 }, () => {
   });
 
   it('refuses bad levels in the form, with the limit, and asks the server nothing', async () => {
+    // Fake clock: the debounce elapses when the test says so, not after some wall time.
+    vi.useFakeTimers();
     const calls = stubServer(() => ({ status: 200, body: { count: 0, session_minutes: 0, scenarios: [] } }));
     const { region } = renderGenerator();
-    const levels = within(within(region).getByRole('group', { name: 'Factor 1' })).getByLabelText(/^Levels/);
-    fireEvent.change(within(within(region).getByRole('group', { name: 'Factor 1' })).getByLabelText('Factor', { exact: true }), {
-      target: { value: 'loss_pct' },
-    });
+    const factor1 = within(region).getByRole('group', { name: 'Factor 1' });
+    const levels = within(factor1).getByLabelText(/^Levels/);
+    fireEvent.change(within(factor1).getByLabelText('Factor', { exact: true }), { target: { value: 'loss_pct' } });
     fireEvent.change(levels, { target: { value: '0, 150' } });
     expect(levels).toHaveAttribute('aria-invalid', 'true');
     expect(levels).toHaveAccessibleDescription(/Loss must be ≤ 100 % \(level 150\)/);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS);
+    });
     expect(calls).toEqual([]);
     expect(within(region).getByRole('button', { name: 'Apply design' })).toBeDisabled();
+    // The same wait does ask once the levels are valid: the silence above is the refusal's,
+    // not a debounce still running.
+    fireEvent.change(levels, { target: { value: '0, 1' } });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(PREVIEW_DELAY_MS);
+    });
+    expect(calls.map((c) => c.body.factors)).toEqual([[{ key: 'loss_pct', direction: 'downstream', levels: [0, 1] }]]);
   });
 
   it('shows the server refusal over the maximum and keeps Apply disabled', async () => {

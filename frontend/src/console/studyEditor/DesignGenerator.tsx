@@ -38,7 +38,7 @@ const KINDS: { value: DesignKind; label: string; hint: string }[] = [
 ];
 
 /** Milliseconds of quiet typing before the preview is asked for. */
-const PREVIEW_DELAY_MS = 350;
+export const PREVIEW_DELAY_MS = 350;
 
 export function DesignGenerator({ study, catalog, onApplied }: { study: StudyDetail; catalog: FactorCatalog; onApplied: () => void }) {
   const [draft, setDraft] = useState<DesignDraft>(() => emptyDesign(catalog.factors));

@@ -25,7 +25,6 @@ function ratingView(patch: Partial<ParticipantView> = {}): ParticipantView {
     needs: {},
     questions: [],
     scale: [],
-    message: '',
     poll_interval_ms: 1000,
     items: GAMING_PRESET,
     training: false,

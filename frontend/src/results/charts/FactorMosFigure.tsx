@@ -1,12 +1,16 @@
-/** MOS against any one varying factor, per game, with 95 % CIs; the other factors held at baseline or averaged. */
+/**
+ * MOS against any one varying factor with 95 % CIs, as the analysis computed them
+ * (`mos_by_factor.single`), per game and pooled; the other factors held at baseline or averaged.
+ */
 import { useId, useState } from 'react';
 import type { ChartData, ChartOptions } from 'chart.js';
 import { Chart as ChartCanvas } from 'react-chartjs-2';
 
+import { ALL_GAMES } from '../analysisTypes';
 import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
-import { factorInfo, factorTitle, formatLevel, holdText, mosAgainstFactor, varyingFactors } from '../factors';
-import type { HoldMode } from '../factors';
+import { factorInfo, factorNotes, factorSeries, factorTitle, formatLevel, gameKeys, gameLabel, holdText, mosByFactor, NEEDS_RERUN, varyingFactors } from '../factors';
+import type { FactorSeries, HoldMode, Level } from '../factors';
 import { count, fmt, MOS_AXIS, useChartRef } from './common';
 import { DataTable, Figure } from './Figure';
 import { colour } from './setup';
@@ -40,25 +44,40 @@ export function HoldSelect({ value, onChange }: { value: HoldMode; onChange: (v:
   );
 }
 
+/** The x levels of the series, in the analysis' order (the same in every series of a factor). */
+function levelsOf(series: readonly FactorSeries[]): Level[] {
+  return [...new Set(series.flatMap((s) => s.points.map((p) => p.level)))];
+}
+
+function gamesText(keys: readonly string[]): string {
+  if (keys.length === 1) return keys[0] === ALL_GAMES ? 'all games pooled' : `game ${keys[0] ?? ''}`;
+  const each = keys.filter((k) => k !== ALL_GAMES);
+  return `each game (${each.join(', ')})${keys.includes(ALL_GAMES) ? ' and all games pooled' : ', not pooled'}`;
+}
+
 export function FactorMosFigure({ doc, games, group }: { doc: AnalysisDoc; games: string[]; group: string }) {
   const { ref, png } = useChartRef();
   const factors = varyingFactors(doc);
+  const section = mosByFactor(doc);
   const [chosen, setFactor] = useState('');
   const [mode, setMode] = useState<HoldMode>('baseline');
   const factor = factors.includes(chosen) ? chosen : (factors[0] ?? '');
-  const data = factor ? mosAgainstFactor(doc, factor, games, mode) : { levels: [], series: [] };
-  const numeric = factorInfo(doc, factor).kind === 'numeric' && data.levels.every((l) => typeof l === 'number');
+  const keys = gameKeys(doc, games, true);
+  const series = section && factor ? factorSeries(section, factor, keys, mode) : [];
+  const levels = levelsOf(series);
+  const numeric = factorInfo(doc, factor).kind === 'numeric' && levels.every((l) => typeof l === 'number');
   const chartData: ChartData<'line'> = {
-    ...(numeric ? {} : { labels: data.levels.map(String) }),
-    datasets: data.series.map((s, i) => {
+    ...(numeric ? {} : { labels: levels.map(String) }),
+    datasets: series.map((s, i) => {
       const drawn = s.points.filter((p) => p.mos !== null);
       return {
-        label: s.game,
+        label: gameLabel(s.game),
         data: drawn.map((p) => ({ x: (numeric ? p.level : String(p.level)) as number, y: p.mos ?? 0 })),
         borderColor: colour(i),
         backgroundColor: colour(i),
+        borderDash: s.game === ALL_GAMES && series.length > 1 ? [6, 4] : [],
         pointRadius: 4,
-        errorBars: { low: drawn.map((p) => p.low), high: drawn.map((p) => p.high) },
+        errorBars: { low: drawn.map((p) => p.ci95_low), high: drawn.map((p) => p.ci95_high) },
       };
     }),
   };
@@ -69,9 +88,17 @@ export function FactorMosFigure({ doc, games, group }: { doc: AnalysisDoc; games
   };
   const held = factor ? holdText(doc, [factor], mode) : '';
   const header = ['game', factor || 'factor', 'n', 'mos', 'ci95_low', 'ci95_high', 'scenarios'];
-  const rows: Cell[][] = data.series.flatMap((s) => s.points.map((p) => [s.game, formatLevel(doc, factor, p.level), p.n, fmt(p.mos), fmt(p.low), fmt(p.high), p.scenarios.join(' ')]));
-  const points = data.series.reduce((sum, s) => sum + count(s.points.map((p) => p.mos)), 0);
-  const unavailable = factors.length === 0 ? 'no factor varies in this design: every scenario has the same network settings' : points === 0 ? `no rating at any level of ${factorTitle(doc, factor)} with ${held}` : null;
+  const rows: Cell[][] = series.flatMap((s) => s.points.map((p) => [s.game, formatLevel(doc, factor, p.level), p.n, fmt(p.mos), fmt(p.ci95_low), fmt(p.ci95_high), p.scenarios.join(' ')]));
+  const points = series.reduce((sum, s) => sum + count(s.points.map((p) => p.mos)), 0);
+  const unavailable =
+    factors.length === 0
+      ? 'no factor varies in this design: every scenario has the same network settings'
+      : !section
+        ? NEEDS_RERUN
+        : points === 0
+          ? `no rating at any level of ${factorTitle(doc, factor)} with ${held}`
+          : null;
+  const notes = factorNotes(section, [factor]);
   return (
     <Figure
       id="mos-by-factor"
@@ -79,8 +106,8 @@ export function FactorMosFigure({ doc, games, group }: { doc: AnalysisDoc; games
       title="MOS against one factor"
       caption={
         <>
-          MOS per game with 95 % confidence intervals at each tested level of the chosen factor, {held} ({group}). A level
-          without ratings under this rule is left out.
+          MOS with 95 % confidence intervals at each tested level of the chosen factor, for {gamesText(keys)}, {held} ({group}). A
+          level without ratings under this rule is left out.
         </>
       }
       points={points}
@@ -88,8 +115,10 @@ export function FactorMosFigure({ doc, games, group }: { doc: AnalysisDoc; games
       png={png}
       filename={`mos-by-${factor || 'factor'}-${mode}`}
       unavailable={unavailable}
+      note={notes.length > 0 ? notes.join(' ') : undefined}
       controls={
-        factors.length > 0 && (
+        factors.length > 0 &&
+        section && (
           <>
             <FactorSelect doc={doc} label="Factor" value={factor} onChange={setFactor} />
             <HoldSelect value={mode} onChange={setMode} />

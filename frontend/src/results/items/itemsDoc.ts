@@ -3,59 +3,33 @@
  * `items`, `per_item`, `item_correlations`, `response_times`. Only what the item views read
  * is typed; a document from before issue 15 has none of them.
  */
+import type * as Gen from '../analysisDoc.gen';
 import type { RatingItem } from '../../participant/items';
 
-export interface ItemMos {
-  scenario: string;
-  game: string;
-  n: number;
-  mos: number | null;
-  ci95_low: number | null;
-  ci95_high: number | null;
-}
+/** The keys of a generated section that the item views read (older documents may lack the rest). */
+export type ItemMos = Pick<Gen.ConditionMos, 'scenario' | 'game' | 'n' | 'mos' | 'ci95_low' | 'ci95_high'>;
 
-export interface ItemSection {
-  scale: RatingItem['scale'];
-  n: number;
+export type ItemSection = Pick<Gen.PerItem, 'scale' | 'n'> & {
   mos: ItemMos[];
-  sos?: { a: number | null; bounds?: [number, number]; formula?: string };
-  gob_pow?: { gob_pct: number | null; pow_pct: number | null; gob_from: number; pow_to: number };
-}
+  sos?: Pick<Gen.ItemSos, 'a'> & Partial<Pick<Gen.ItemSos, 'bounds' | 'formula'>>;
+  gob_pow?: Pick<Gen.GobPow, 'gob_pct' | 'pow_pct' | 'gob_from' | 'pow_to'>;
+};
 
-export interface Correlation {
-  r: number | null;
-  p: number | null;
-  n: number;
-}
-
-export interface ItemPair {
-  items: [string, string];
-  conditions: { pearson: Correlation; spearman: Correlation };
-  ratings: { spearman: Correlation };
-}
-
-export interface ResponseTimes {
-  n: number;
-  p10: number | null;
-  median: number | null;
-  p90: number | null;
-}
-
+export type Correlation = Gen.Correlation;
+export type ItemPair = Gen.ItemPair;
+export type ResponseTimes = Gen.ResponseTimes;
 /** One row of `item_correlations.mos`: a scenario's MOS per item (null: not rated there). */
-export interface ScenarioItemMos {
-  scenario: string;
-  mos: Record<string, number | null>;
-}
+export type ScenarioItemMos = Gen.ScenarioItemMos;
 
 export interface ItemsSections {
   /** The analysis document's meta: the primary item is the one its top level describes. */
   meta?: { primary_item?: string | null };
   items: (RatingItem & { n?: number })[];
   per_item: Record<string, ItemSection>;
-  item_correlations?: { condition?: string; pairs: ItemPair[]; mos?: ScenarioItemMos[] };
+  item_correlations?: Partial<Pick<Gen.ItemCorrelations, 'condition' | 'mos'>> & Pick<Gen.ItemCorrelations, 'pairs'>;
   response_times?: Record<string, ResponseTimes>;
   /** Raters whose median response time is below the study's `min_response_ms`. */
-  fast_raters?: { rater_id: string; n: number; median_ms: number; share_fast: number }[];
+  fast_raters?: Gen.FastRater[];
 }
 
 /** The item sections of a document when it has more than one item, else null (nothing to choose). */

@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from qoelab.analysis_jobs import tasks
+from qoelab.analysis_jobs import run_job
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
-from qoelab.analysis_jobs.tasks import MAX_ATTEMPTS, SUPERSEDED, run_analysis
+from qoelab.analysis_jobs.tasks import run_analysis
 from qoelab.celery import app
+from qoelab.core.background_jobs import MAX_ATTEMPTS, SUPERSEDED
 from qoelab.studies.models import Study
 
 
@@ -107,7 +108,7 @@ def test_a_run_overtaken_by_a_newer_attempt_writes_nothing(
         raise AssertionError("the overtaken run went on")
 
     monkeypatch.setattr(qoe_analysis, "analyze", analyze_overtaken)
-    monkeypatch.setattr(tasks, "PROGRESS_WRITE_INTERVAL_S", 0.0)
+    monkeypatch.setattr(run_job, "PROGRESS_WRITE_INTERVAL_S", 0.0)
     assert run(job) == SUPERSEDED
     assert job.state == JobState.RUNNING and job.attempts == 2 and job.worker == "other@host"
     assert job.result is None and job.error == ""

@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from qoelab.exports.models import ImportJob
-from qoelab.runs.tests.test_bad_input import snapshot
+from qoelab.runs.tests.db_snapshot import snapshot
 from qoelab.studies.models import Study
 
 COUNTS = ("sessions", "ratings", "participants_created")

@@ -10,11 +10,11 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from qoelab.exports.import_jobs import imports_dir
 from qoelab.exports.models import ImportJob
 from qoelab.exports.sample_ratings import sample_csv
 from qoelab.exports.tasks import run_import
 from qoelab.exports.tests.import_helpers import import_job, imported, post_csv, refused
+from qoelab.exports.uploads import imports_dir
 from qoelab.participants.models import Participant
 from qoelab.ratings.models import Rating
 from qoelab.runs.models import Session

@@ -43,7 +43,7 @@ def test_a_zero_to_six_dataset_imports_once_the_scale_is_declared(
 ) -> None:
     text = zero_to_six_csv()
     # Undeclared (ACR-5): the 0 on line 3 is refused with its line, and nothing is written.
-    refused(researcher_client, owned, text, "line 3:", "item overall: 0")
+    refused(researcher_client, owned, text, "line 3:", "rating 0 of item 'overall'")
     response = researcher_client.patch(
         f"/api/v1/studies/{owned.pk}/", {"rating_items": [ZERO_TO_SIX]}, format="json"
     )
@@ -82,7 +82,7 @@ def test_rows_naming_an_undeclared_item_or_a_value_off_scale_are_refused(
         owned,
         f"{HEADER}\n{good}\n{good}\n",
         "line 3",
-        "a second rating of item overall",
+        "duplicated rating of rater 'R1', session 's1', scenario 'B', item 'overall'",
     )
 
 

@@ -12,18 +12,18 @@ import csv
 import io
 from typing import Any
 
+from qoe_analysis.io.csv_cells import escape_text_cell
 from qoe_analysis.tidy.columns import TIDY_COLUMNS
 
-from qoelab.exports.tidy import (
+from qoelab.exports.tidy import ratings_for_export
+from qoelab.exports.tidy_cells import (
     NUMERIC_COLUMNS,
     PARTICIPANT_COLUMNS,
-    _factor,
-    _optional,
-    escape_text_cell,
+    factor_text,
     factor_values,
+    optional_text,
     provenance_columns,
     question_columns,
-    ratings_for_export,
     scenario_labels,
     value_text,
 )
@@ -78,15 +78,15 @@ def rowwise_tidy_table(
             "scenario": labels[rating.scenario_id],
             **factor_values(applied),
             "training": "1" if rating.training else "0",
-            "response_ms": _optional(rating.response_ms),
-            "since_end_ms": _optional(rating.since_end_ms),
+            "response_ms": optional_text(rating.response_ms),
+            "since_end_ms": optional_text(rating.since_end_ms),
             **provenance_columns(rating.provenance),
-            "age": _factor(participant.age),
+            "age": factor_text(participant.age),
             "skill": participant.skill,
-            "genre_preference": _factor(session_answers.get("genre_preference")),
+            "genre_preference": factor_text(session_answers.get("genre_preference")),
         }
         for key in questions:
-            row[key] = _factor(session_answers.get(key))
+            row[key] = factor_text(session_answers.get(key))
         for item in items:
             if item in rating.values:
                 rows.append({**row, "item": item, "rating": value_text(rating.values[item])})

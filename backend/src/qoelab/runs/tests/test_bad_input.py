@@ -6,26 +6,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from qoelab.exports.tests.import_helpers import refused
+from qoelab.ratings.models import Rating
 from qoelab.runs.models import Session
+from qoelab.runs.tests.db_snapshot import snapshot
 from qoelab.runs.tests.lab import Lab, fill_questionnaire, participant_view
 from qoelab.studies.models import Study
 from qoelab.testing import AgentDouble
-
-APP_LABELS = ("studies", "stations", "participants", "runs", "ratings", "analysis_jobs")
-
-
-def snapshot() -> dict[str, list[dict[str, Any]]]:
-    """Every row of every QoE Lab table (and the users), to compare before/after."""
-    tables: dict[str, list[dict[str, Any]]] = {}
-    for label in APP_LABELS:
-        for model in apps.get_app_config(label).get_models():
-            tables[model._meta.label] = list(model.objects.order_by("pk").values())
-    tables["auth.User"] = list(get_user_model().objects.order_by("pk").values())
-    return tables
 
 
 def message_of(response: Any) -> str:
@@ -350,9 +340,6 @@ def test_session_writes(lab: Lab, example_study: Study, neutral_agent: AgentDoub
 @pytest.mark.usefixtures("tasks_in_process")
 @pytest.mark.django_db
 def test_import_rejects_a_bad_file_whole(lab: Lab, example_study: Study) -> None:
-    from qoelab.exports.tests.import_helpers import refused  # it uses snapshot() from here
-    from qoelab.ratings.models import Rating
-
     c = lab.researcher
     url = f"/api/v1/studies/{example_study.pk}/import/"
     header = (

@@ -91,8 +91,8 @@ def test_the_console_session_view_is_four_queries(playing: Playing) -> None:
 
 def test_a_participant_rating_reads_the_session_only_by_its_token(playing: Playing) -> None:
     """The token's read (authentication) is the row the action starts from, and the view
-    after the step is read by the token again (the poll's compiled query); no read of the
-    session by id outside the steps' locked reads."""
+    after the step is read by the token again (the poll's query, ``load_by_token``); no
+    read of the session by id outside the steps' locked reads."""
     lab, session = playing
     sid = session["id"]
     lab.post(f"/api/v1/sessions/{sid}/advance/")  # end of play → rating

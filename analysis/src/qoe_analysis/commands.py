@@ -1,0 +1,203 @@
+"""The bodies of the ``qoe-analysis`` commands (:mod:`qoe_analysis.cli` parses the
+arguments and maps errors to exit codes).
+
+Only the standard library and stdlib-only modules at import time: pandas, SciPy and
+scikit-learn are imported by the command that needs them (tests/test_cli_imports.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from qoe_analysis.io.json_text import json_pieces
+from qoe_analysis.scales import Sidecar, parse_sidecar
+from qoe_analysis.tidy.errors import RatingsValidationError
+
+__all__ = ["SidecarError", "analyze", "load_sidecar", "policy_check", "policy_export", "synth"]
+
+
+class SidecarError(ValueError):
+    """The items sidecar (``--items``) is unreadable or invalid, or the acceptance rule does
+    not fit the ratings."""
+
+
+def load_sidecar(path: Path | None) -> Sidecar | None:
+    """Read and validate ``--items``; None without the option."""
+    if path is None:
+        return None
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise SidecarError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    try:
+        return parse_sidecar(raw)
+    except ValueError as exc:
+        raise SidecarError(f"{path}: {exc}") from None
+
+
+def _analysed(args: argparse.Namespace, path: Path) -> Mapping[str, Any]:
+    """The analysis document of the ratings CSV at ``path`` with the options in ``args``."""
+    from qoe_analysis.io.ratings_csv import load_ratings
+    from qoe_analysis.report import analyze as analyze_table
+
+    table = load_ratings(path, sidecar=load_sidecar(args.items))
+    try:
+        return analyze_table(
+            table,
+            acceptable_from=args.acceptable_from,
+            reliable_only=args.reliable_only,
+            seed=args.seed,
+            reliability_cutoff=args.reliability_cutoff,
+        )
+    except RatingsValidationError:
+        raise
+    except ValueError as exc:  # the acceptance rule against the rated items
+        raise SidecarError(str(exc)) from None
+
+
+def _byte_writer(stream: IO[str]) -> Callable[[bytes], object]:
+    """A writer of UTF-8 bytes to the text stream ``stream``: to its binary buffer once the
+    text layer is flushed (the JSON pieces are bytes), or decoded for a stream without one
+    (``io.StringIO``)."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        return lambda data: stream.write(data.decode("utf-8"))
+    stream.flush()
+    return buffer.write  # type: ignore[no-any-return]
+
+
+def analyze(args: argparse.Namespace) -> int:
+    """``analyze``: the JSON document on stdout; with ``--out`` also in
+    ``analysis.json`` (renamed into place when complete), the CSV tables and the plots."""
+    doc = _analysed(args, args.ratings)
+    stdout = _byte_writer(sys.stdout)
+    if args.out is None:
+        for piece in json_pieces(doc, indent=args.indent):
+            stdout(piece)
+        stdout(b"\n")
+        return 0
+    from qoe_analysis.io.plots import write_plots
+    from qoe_analysis.io.tables import write_tables
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    target = args.out / "analysis.json"
+    partial = target.with_name(target.name + ".partial")
+    with partial.open("wb") as fh:
+        for piece in json_pieces(doc, indent=args.indent):
+            stdout(piece)
+            fh.write(piece)
+        stdout(b"\n")
+        fh.write(b"\n")
+    partial.replace(target)  # a reader never sees half a document
+    write_tables(doc, args.out)
+    if not args.no_plots:
+        write_plots(doc, args.out)
+    return 0
+
+
+def synth(args: argparse.Namespace) -> int:
+    """``synth``: a synthetic study, ``ratings.csv`` and ``truth.json``."""
+    from qoe_analysis.io.tables import escaped
+    from qoe_analysis.synthetic import generate_study
+
+    sessions = args.sessions
+    if sessions is None:
+        sessions = round(args.participants * 79 / 58)
+    df, truth = generate_study(args.participants, sessions, seed=args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    escaped(df).to_csv(args.out / "ratings.csv", index=False)
+    (args.out / "truth.json").write_text(json.dumps(truth, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def _read_json(path: Path, what: str) -> Any:
+    from qoe_analysis.policy import PolicyError
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise PolicyError(
+            f"invalid {what}: {path}: not JSON ({exc.msg}, line {exc.lineno})"
+        ) from None
+
+
+def policy_export(args: argparse.Namespace) -> int:
+    """``policy export``: the policy of a ratings CSV (analysed first) or of a policy JSON,
+    in a controller's format."""
+    from qoe_analysis.policy import FORMATS, PolicyError, Topology, build_policy, export_policy
+    from qoe_analysis.policy.document import PLACEHOLDER_SERVER_IP
+
+    if args.format not in FORMATS:
+        raise PolicyError(f"unknown format {args.format!r} (choose from {', '.join(FORMATS)})")
+    topology = Topology(
+        dpid=args.dpid,
+        server_port=args.server_switch_port,
+        client_port=args.client_switch_port,
+        server_port_name=args.server_port_name,
+        client_port_name=args.client_port_name,
+        bridge=args.bridge,
+        vlan=args.vlan,
+    )
+    if args.input.suffix.lower() == ".json":
+        policy = _read_json(args.input, "policy")
+        if args.server_ip and isinstance(policy, dict):
+            raise PolicyError("--server-ip applies when building from ratings, not to a policy")
+    else:
+        doc = _analysed(args, args.input)
+        flows = None  # build_policy's default: placeholder selector on "cloud-gaming"
+        if args.server_ip:
+            flows = {
+                args.flow_class: {
+                    "server_ip": args.server_ip,
+                    "server_port": args.server_port,
+                    "protocol": args.protocol,
+                }
+            }
+        extra: dict[str, Any] = {}
+        if args.rate_kbps is not None:
+            extra["stream_kbps"] = args.rate_kbps
+        if args.headroom is not None:
+            extra["headroom"] = args.headroom
+        policy = build_policy(
+            doc,
+            provenance={
+                "study_id": args.study_id,
+                "study_title": args.study_title,
+                "study_version": args.study_version,
+                "source": args.input.name,
+            },
+            flows=flows,
+            generated_at=args.generated_at,
+            **extra,
+        )
+    text = export_policy(policy, args.format, topology=topology)
+    placeholder = any(
+        (c.get("flow_match") or {}).get("placeholder") for c in policy.get("classes", [])
+    )
+    if placeholder and args.format != "json":
+        print(
+            "qoe-analysis: warning: the traffic selector is the placeholder "
+            f"{PLACEHOLDER_SERVER_IP} (RFC 5737); set --server-ip",
+            file=sys.stderr,
+        )
+    if args.out is not None:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def policy_check(args: argparse.Namespace) -> int:
+    """``policy check``: which measured paths keep each game class acceptable."""
+    from qoe_analysis.policy import evaluate_policy
+
+    policy = _read_json(args.policy, "policy")
+    measurements = _read_json(args.measurements, "measurements")
+    report = evaluate_policy(policy, measurements)
+    sys.stdout.write(json.dumps(report, indent=args.indent, allow_nan=False) + "\n")
+    return 0

@@ -1,0 +1,649 @@
+// GENERATED FILE, do not edit: `scripts/analysis-types.sh write` writes it from the analysis
+// document JSON Schema (`python -m qoe_analysis.schema`) with json-schema-to-typescript;
+// `make lint` fails on drift. Linted as its generator writes it:
+/* eslint-disable */
+/**
+ * The whole analysis document.
+ */
+export interface AnalysisDocument {
+  meta: Meta;
+  conditions: Condition[];
+  mos_by_factor: MosByFactor;
+  sos_hypothesis: SosHypothesis;
+  reliability: Reliability;
+  subject_model: SubjectModel;
+  weights: Weights;
+  tree: Tree;
+  thresholds: Thresholds;
+  notes: Notes;
+  items: Item[];
+  per_item: {
+    [k: string]: PerItem;
+  };
+  item_correlations: ItemCorrelations;
+  response_times: {
+    [k: string]: ResponseTimes;
+  };
+  fast_raters: FastRater[];
+  training: Training;
+}
+export interface Meta {
+  qoe_analysis_version: string;
+  n_ratings: number;
+  n_raters: number;
+  n_sessions: number;
+  n_ratings_analysed: number;
+  acceptable_from: number;
+  reliable_only: boolean;
+  reliability_cutoff: number;
+  seed: number;
+  games: {
+    [k: string]: string;
+  };
+  factors: string[];
+  network_factors: string[];
+  constant_factors: {
+    [k: string]: number | string;
+  };
+  factor_info: {
+    [k: string]: FactorInfo;
+  };
+  primary_item: string;
+  acceptance: Acceptance;
+  min_response_ms: number;
+  agent_backends: {
+    [k: string]: number;
+  } | null;
+  n_ratings_dry_run: number | null;
+}
+/**
+ * A factor column's registry entry (netem_profile.factors).
+ */
+export interface FactorInfo {
+  direction: "downstream" | "upstream";
+  key: string;
+  label: string;
+  unit: string;
+  kind: "numeric" | "nominal";
+}
+/**
+ * The acceptance rule: ``item`` ≥ ``min``, or ``item`` = 1 for a binary item.
+ */
+export interface Acceptance {
+  item: string;
+  min?: number;
+}
+/**
+ * A condition of the ``conditions`` section. Its other keys are the factor columns
+ * present in the data (``meta.factor_info``) with this scenario's value (open object,
+ * see :data:`qoe_analysis.schema.export.OPEN_OBJECTS`).
+ */
+export interface Condition {
+  scenario: string;
+  game: string;
+  n: number;
+  mos: number | null;
+  sos: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  gob_pct: number | null;
+  pow_pct: number | null;
+  distribution: {
+    [k: string]: number;
+  } | null;
+  [k: string]:
+    | number
+    | string
+    | null
+    | {
+        [k: string]: number;
+      };
+}
+export interface MosByFactor {
+  method: string;
+  baseline_scenario: string | null;
+  hold_modes: ("baseline" | "averaged")[];
+  single: FactorSeries[];
+  pairs: FactorGrid[];
+  notes: {
+    [k: string]: string;
+  };
+}
+/**
+ * MOS per level of ``factor`` for one game ("all": every game) and hold mode.
+ */
+export interface FactorSeries {
+  factor: string;
+  game: string;
+  hold: "baseline" | "averaged";
+  points: FactorPoint[];
+}
+export interface FactorPoint {
+  n: number;
+  mos: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  scenarios: string[];
+  level: number | string;
+}
+/**
+ * MOS per (level of a, level of b), a-major; untested pairs have n = 0.
+ */
+export interface FactorGrid {
+  factors: string[];
+  game: string;
+  hold: "baseline" | "averaged";
+  cells: GridCell[];
+}
+export interface GridCell {
+  n: number;
+  mos: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  scenarios: string[];
+  a: number | string;
+  b: number | string;
+}
+/**
+ * The fit used (reliable raters when ``reliable_only``) and both groups' fits.
+ */
+export interface SosHypothesis {
+  a: number | null;
+  r2: number | null;
+  rmse_sos: number | null;
+  n_conditions: number;
+  by_game: {
+    [k: string]: SosFit;
+  };
+  formula: string;
+  fitted_on: string;
+  all_raters: SosSection;
+  reliable_raters: SosSection | null;
+}
+/**
+ * SOS² = a·(−MOS² + (L+H)·MOS − L·H) fitted over ``n_conditions`` conditions.
+ */
+export interface SosFit {
+  a: number | null;
+  r2: number | null;
+  rmse_sos: number | null;
+  n_conditions: number;
+}
+export interface SosSection {
+  a: number | null;
+  r2: number | null;
+  rmse_sos: number | null;
+  n_conditions: number;
+  by_game: {
+    [k: string]: SosFit;
+  };
+}
+export interface Reliability {
+  cutoff: number;
+  scenario_groups: {
+    [k: string]: {
+      [k: string]: number;
+    } | null;
+  };
+  intra: IntraRater[];
+  reliable_raters: string[];
+  inter: InterRater[];
+  screening: Screening;
+  rejected_by_rule: ByRule;
+  not_assessable_by_rule: ByRule;
+  rater_status: RaterStatusRow[];
+}
+/**
+ * Intra-rater Spearman ρ (mean over scenario groups). Its other keys are
+ * ``rho_<group>``, the ρ per scenario group (open object).
+ */
+export interface IntraRater {
+  rater_id: string;
+  rho: number | null;
+  n_correlations: number;
+  reliable: boolean;
+  status: "reliable" | "unreliable" | "not_assessable";
+  reason: string;
+  [k: string]: number | null | string | boolean | "reliable" | "unreliable" | "not_assessable";
+}
+export interface InterRater {
+  game: string;
+  group: string;
+  scenarios: string[];
+  n_incomplete: number;
+  n_raters: number;
+  n_constant: number;
+  n_pairs: number;
+  mean: number | null;
+  mean_abs: number | null;
+  sd: number | null;
+  quantiles: {
+    [k: string]: number | null;
+  } | null;
+  sampled: boolean;
+}
+export interface Screening {
+  p913: P913Screening;
+  straight_lining: StraightLining;
+}
+export interface P913Screening {
+  rule: string;
+  source: string;
+  r1: string;
+  r2: string;
+  r2_threshold: number;
+  passes: number;
+  rejected_per_pass: string[][];
+  threshold: number;
+  per_rater: P913Rater[];
+  rejected: string[];
+  not_assessable: string[];
+}
+export interface P913Rater {
+  rater_id: string;
+  r: number | null;
+  r1: number | null;
+  r2: number | null;
+  status: "reliable" | "unreliable" | "not_assessable";
+  reason: string;
+  rejected_in_pass: number | null;
+}
+export interface StraightLining {
+  sessions: FlatSession[];
+  rejected: string[];
+  per_rater: RuleStatus[];
+}
+/**
+ * A session whose ratings are all the same ``value`` (straight-lining).
+ */
+export interface FlatSession {
+  rater_id: string;
+  session_id: string;
+  n: number;
+  value: number;
+}
+export interface RuleStatus {
+  rater_id: string;
+  status: "reliable" | "unreliable" | "not_assessable";
+  reason: string;
+}
+/**
+ * Sorted rater ids per screening rule.
+ */
+export interface ByRule {
+  intra_rater: string[];
+  p913: string[];
+  straight_lining: string[];
+}
+export interface RaterStatusRow {
+  rater_id: string;
+  intra_rater?: "reliable" | "unreliable" | "not_assessable";
+  p913?: "reliable" | "unreliable" | "not_assessable";
+  straight_lining?: "reliable" | "unreliable" | "not_assessable";
+}
+export interface SubjectModel {
+  status: "ok" | "not_identifiable" | "not_converged";
+  condition_columns: string[];
+  convergence: Convergence;
+  not_identifiable: SubjectIssue[];
+  conditions: SubjectCondition[];
+  raters: SubjectRater[];
+  model: string;
+  method: string;
+  fitted_on: string;
+}
+export interface Convergence {
+  method: string;
+  iterations: number;
+  total_iterations: number;
+  final_change: number | null;
+  tolerance: number;
+  max_iterations: number;
+  converged: boolean;
+  log_likelihood: number | null;
+  n_ratings_used: number;
+  n_raters_fitted: number;
+  n_conditions_fitted: number;
+}
+export interface SubjectIssue {
+  kind: string;
+  reason: string;
+  raters: string[];
+  conditions: string[];
+}
+/**
+ * Quality ψ of one condition beside its raw MOS (95 % CI = ψ ± 1.96 se).
+ */
+export interface SubjectCondition {
+  scenario: string;
+  game: string;
+  n: number;
+  mos: number | null;
+  quality: number | null;
+  quality_se: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  block: number;
+}
+/**
+ * Bias Δ and inconsistency υ of one rater (block −1: not fitted).
+ */
+export interface SubjectRater {
+  rater_id: string;
+  n: number;
+  bias: number | null;
+  bias_se: number | null;
+  bias_ci95_low: number | null;
+  bias_ci95_high: number | null;
+  inconsistency: number | null;
+  inconsistency_se: number | null;
+  inconsistency_ci95_low: number | null;
+  inconsistency_ci95_high: number | null;
+  status: "fitted" | "not_identifiable";
+  block: number;
+}
+/**
+ * Information gain of each factor for "acceptable" (Weka and RapidMiner conventions).
+ */
+export interface Weights {
+  target: string;
+  weka: {
+    [k: string]: number | null;
+  };
+  rapidminer: {
+    [k: string]: number | null;
+  };
+  weka_mdl_cut_points: {
+    [k: string]: number[];
+  };
+  rapidminer_gain_bits: {
+    [k: string]: number | null;
+  };
+  conventions: WeightConventions;
+}
+export interface WeightConventions {
+  weka: string;
+  rapidminer: string;
+}
+export interface Tree {
+  method: string;
+  seed: number;
+  training_accuracy: number | null;
+  root: TreeNode;
+  rules: TreeRule[];
+}
+/**
+ * A node: leaves carry counts and the prediction, inner nodes a split and children.
+ */
+export interface TreeNode {
+  condition?: string;
+  n: number;
+  counts: {
+    [k: string]: number;
+  };
+  p_acceptable: number | null;
+  prediction: "acceptable" | "not_acceptable";
+  split?: NumericSplit | NominalSplit;
+  left?: TreeNode;
+  right?: TreeNode;
+}
+export interface NumericSplit {
+  feature: string;
+  type: "numeric";
+  threshold: number;
+}
+export interface NominalSplit {
+  feature: string;
+  type: "nominal";
+  category: string;
+}
+export interface TreeRule {
+  conditions: RuleCondition[];
+  prediction: string;
+  n: number;
+  p_acceptable: number | null;
+  text: string;
+}
+export interface RuleCondition {
+  feature: string;
+  op: "<=" | ">" | "!=" | "=";
+  value: number | string;
+}
+export interface Thresholds {
+  acceptable_from: number;
+  criterion: string;
+  rule: string;
+  directions: ThresholdDirections;
+  baseline: {
+    [k: string]: number | string;
+  };
+  by_pace: {
+    [k: string]: PaceThresholds;
+  };
+}
+export interface ThresholdDirections {
+  downstream: string;
+  upstream: string;
+  both: string;
+}
+export interface PaceThresholds {
+  downstream?: DirectionThresholds;
+  upstream?: DirectionThresholds;
+  both?: DirectionThresholds;
+  logistic_model: LogisticModel;
+}
+/**
+ * Only the KPIs whose factor varies in the design are present.
+ */
+export interface DirectionThresholds {
+  max_delay_ms?: KpiThreshold;
+  max_jitter_ms?: KpiThreshold;
+  max_loss_pct?: KpiThreshold;
+}
+/**
+ * The largest acceptable value of a KPI from the tree and from the logistic model.
+ */
+export interface KpiThreshold {
+  tree: number | null;
+  tree_tested_bracket: number[] | null;
+  tree_status: string;
+  logistic: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  logistic_raw: number | null;
+  ci95_raw: (number | null)[];
+  logistic_clipped_to_physical_range: boolean;
+  logistic_extrapolated: boolean;
+  physical_range: (number | null)[];
+  logistic_status: string;
+  tested_levels: number[];
+  varied_alone_in_design: boolean;
+  resolution_note: string;
+}
+export interface LogisticModel {
+  terms: {
+    [k: string]: LogisticTerm;
+  };
+  n: number;
+  converged: boolean;
+}
+export interface LogisticTerm {
+  coef: number | null;
+  se: number | null;
+  identifiable: boolean;
+}
+export interface Notes {
+  sos_hypothesis?: string;
+  "reliability.intra"?: string;
+  "reliability.inter"?: string;
+  weights?: string;
+  tree?: string;
+  thresholds?: string;
+  subject_model?: string;
+  provenance?: string;
+}
+/**
+ * A declared rating item and its number of (non-training) ratings.
+ */
+export interface Item {
+  key: string;
+  question: LocalText;
+  scale: Scale;
+  required: boolean;
+  n: number;
+}
+/**
+ * A text per language.
+ */
+export interface LocalText {
+  en: string;
+  de: string;
+}
+/**
+ * A rating item's scale (:func:`qoe_analysis.scales.parse_scale`); ``step`` is None on
+ * a continuous scale.
+ */
+export interface Scale {
+  kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+  min: number;
+  max: number;
+  step: number | null;
+  labels: ScaleLabel[];
+}
+export interface ScaleLabel {
+  value: number;
+  text: LocalText;
+}
+/**
+ * Every per-rating result of one item on its own scale.
+ */
+export interface PerItem {
+  scale: Scale;
+  n: number;
+  n_raters: number;
+  mos: ConditionMos[];
+  sos: ItemSos;
+  gob_pow: GobPow;
+  reliability: ItemReliability;
+  subject_model: ItemSubjectModel;
+}
+/**
+ * One condition (scenario × game; game "all" pools the games): n, MOS, SOS, the
+ * Student-t 95 % CI of the MOS, %GoB/%PoW and the count per scale point (None on a
+ * continuous scale).
+ */
+export interface ConditionMos {
+  scenario: string;
+  game: string;
+  n: number;
+  mos: number | null;
+  sos: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  gob_pct: number | null;
+  pow_pct: number | null;
+  distribution: {
+    [k: string]: number;
+  } | null;
+}
+export interface ItemSos {
+  a: number | null;
+  r2: number | null;
+  rmse_sos: number | null;
+  n_conditions: number;
+  by_game: {
+    [k: string]: SosFit;
+  };
+  formula: string;
+  /**
+   * @minItems 2
+   * @maxItems 2
+   */
+  bounds: [number, number];
+  fitted_on: string;
+}
+export interface GobPow {
+  gob_from: number;
+  pow_to: number;
+  mapping: string;
+  n: number;
+  gob_pct: number | null;
+  pow_pct: number | null;
+}
+export interface ItemReliability {
+  reliable_raters: string[];
+  rejected_by_rule: ByRule;
+  not_assessable_by_rule: ByRule;
+  p913: P913Summary;
+  inter: InterRater[];
+}
+/**
+ * The ITU-T P.913 screening's rule and passes.
+ */
+export interface P913Summary {
+  rule: string;
+  source: string;
+  r1: string;
+  r2: string;
+  r2_threshold: number;
+  passes: number;
+  rejected_per_pass: string[][];
+}
+/**
+ * The subject model (ITU-T P.910 annex, MLE) of one item.
+ */
+export interface ItemSubjectModel {
+  status: "ok" | "not_identifiable" | "not_converged";
+  condition_columns: string[];
+  convergence: Convergence;
+  not_identifiable: SubjectIssue[];
+  conditions: SubjectCondition[];
+  raters: SubjectRater[];
+}
+export interface ItemCorrelations {
+  condition: string;
+  mos: ScenarioItemMos[];
+  pairs: ItemPair[];
+}
+export interface ScenarioItemMos {
+  scenario: string;
+  mos: {
+    [k: string]: number | null;
+  };
+}
+export interface ItemPair {
+  /**
+   * @minItems 2
+   * @maxItems 2
+   */
+  items: [string, string];
+  conditions: ConditionCorrelations;
+  ratings: RatingCorrelations;
+}
+export interface ConditionCorrelations {
+  pearson: Correlation;
+  spearman: Correlation;
+}
+export interface Correlation {
+  r: number | null;
+  p: number | null;
+  n: number;
+}
+export interface RatingCorrelations {
+  spearman: Correlation;
+}
+export interface ResponseTimes {
+  n: number;
+  p10: number | null;
+  median: number | null;
+  p90: number | null;
+}
+export interface FastRater {
+  rater_id: string;
+  n: number;
+  median_ms: number;
+  share_fast: number;
+}
+export interface Training {
+  excluded_rows: number;
+}
