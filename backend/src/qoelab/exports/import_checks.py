@@ -144,6 +144,8 @@ def _factors(
 ) -> dict[str, Any]:
     """The participant's age and skill, and the session's answers, of the row."""
     out: dict[str, Any] = {}
+    # an empty cell: not answered (the participant's or session's value stays unknown)
+    row = {key: value for key, value in row.items() if text_of(value) != ""}
     if "age" in row:
         age = _whole("age", text_of(row["age"]), line)
         if not 10 <= age <= 120:

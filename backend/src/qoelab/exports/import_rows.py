@@ -26,7 +26,8 @@ from qoelab.exports.import_items import (
     imported_provenance,
     milliseconds,
 )
-from qoelab.exports.import_table import FACTOR_COLUMNS, FIRST_LINE, read_table
+from qoelab.exports.import_table import FACTOR_COLUMNS, read_table
+from qoelab.exports.import_text import FIRST_LINE
 from qoelab.exports.tidy_cells import question_columns, scenario_labels
 from qoelab.participants.models import participant_code_validator
 from qoelab.studies.models import Scenario, Study

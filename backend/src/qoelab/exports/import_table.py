@@ -10,7 +10,9 @@ flag, one condition per scenario and one game per session. Its errors keep their
 column (:func:`rejected`).
 
 Here only what the study decides: which further columns a file may have (the participant
-columns and the study's questionnaire), a header without a repeated name (the CSV parser
+columns and the study's questionnaire, which may have empty cells and never reach the
+analysis' validation), an empty factor cell as the scenario's value
+(:mod:`qoelab.exports.import_text`), a header without a repeated name (the CSV parser
 renames a repeated column, so the analysis cannot see it) and the row limit.
 """
 
@@ -28,6 +30,7 @@ from qoe_analysis.scales import parse_sidecar
 from qoe_analysis.tidy.columns import ITEM_COLUMNS, PROVENANCE_COLUMNS, REQUIRED_COLUMNS
 
 from qoelab.exports.import_cells import ImportRejected
+from qoelab.exports.import_text import FIRST_LINE, split_file
 from qoelab.exports.tidy_cells import PARTICIPANT_COLUMNS, question_columns
 from qoelab.studies.models import Study
 from qoelab.studies.rating_items import sidecar
@@ -36,8 +39,6 @@ if TYPE_CHECKING:
     import pandas as pd
     from qoe_analysis import RatingsValidationError
 
-#: The file line of the first row (the header is line 1).
-FIRST_LINE = 2
 FACTOR_COLUMNS = frozenset(factor_columns())
 
 
@@ -108,16 +109,19 @@ def read_table(study: Study, lines: Iterable[str]) -> ImportTable:
         raise ImportRejected(f"malformed CSV ({exc})", 1) from None
     if all(column in header for column in REQUIRED_COLUMNS):  # else the contract says which
         check_header(study, header)
+    split = split_file(study, text)
     try:
-        table = load_ratings(io.StringIO(text), sidecar=parse_sidecar(sidecar(study)))
+        table = load_ratings(io.StringIO(split.contract), sidecar=parse_sidecar(sidecar(study)))
     except RatingsValidationError as exc:
         raise rejected(exc) from None
     max_rows = settings.QOELAB_IMPORT_MAX_ROWS
     if len(table) > max_rows:
         raise ImportRejected(f"more than {max_rows} rows", FIRST_LINE + max_rows)
+    cells: dict[str, list[Any]] = {str(c): _values(table[c]) for c in table.columns}
+    cells.update(split.study_cells)
     return ImportTable(
-        columns=[str(c) for c in table.columns],
-        cells={str(c): _values(table[c]) for c in table.columns},
+        columns=[c for c in header if c in cells],
+        cells=cells,
         rows=len(table),
     )
 
