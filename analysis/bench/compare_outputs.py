@@ -7,6 +7,7 @@ Run from the repository root:
     .venv/bin/python analysis/bench/compare_outputs.py write DIR      # documents of this tree
     .venv/bin/python analysis/bench/compare_outputs.py diff OLD NEW   # where two runs differ
     .venv/bin/python analysis/bench/compare_outputs.py diff OLD NEW --skip 100k,1m
+    .venv/bin/python analysis/bench/compare_outputs.py diff OLD NEW --ignore mos_by_factor
 
 The synthetic inputs (1,200, 100,000 and 1,000,000 ratings) are the bench's
 (``bench_analyze.ensure_ratings``, written under var/bench/ when absent).
@@ -64,7 +65,7 @@ def _load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def diff(old: Path, new: Path, skip: set[str], limit: int) -> int:
+def diff(old: Path, new: Path, skip: set[str], limit: int, ignore: set[str]) -> int:
     changed = 0
     for path in sorted(old.glob("*.json")):
         if path.stem in skip:
@@ -74,7 +75,11 @@ def diff(old: Path, new: Path, skip: set[str], limit: int) -> int:
             print(f"{path.stem}: missing in {new}")
             changed += 1
             continue
-        found = differences(_load(other), _load(path))
+        actual, expected = _load(other), _load(path)
+        for key in ignore:  # a section added (or removed) on purpose
+            actual.pop(key, None)
+            expected.pop(key, None)
+        found = differences(actual, expected)
         print(f"{path.stem}: {'same' if not found else f'{len(found)} difference(s)'}")
         for line in found[:limit]:
             print(f"    {line[:300]}")
@@ -91,6 +96,7 @@ def main() -> int:
     d.add_argument("old", type=Path)
     d.add_argument("new", type=Path)
     d.add_argument("--limit", type=int, default=20, help="differences shown per input")
+    d.add_argument("--ignore", default="", help="comma-separated top-level keys to leave out")
     for p in (w, d):
         p.add_argument("--skip", default="", help="comma-separated input names to leave out")
     args = parser.parse_args()
@@ -98,7 +104,8 @@ def main() -> int:
     if args.command == "write":
         write(args.out, skip)
         return 0
-    return diff(args.old, args.new, skip, args.limit)
+    ignore = {s for s in args.ignore.split(",") if s}
+    return diff(args.old, args.new, skip, args.limit, ignore)
 
 
 if __name__ == "__main__":

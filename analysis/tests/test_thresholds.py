@@ -12,7 +12,7 @@ from qoe_analysis.models.logistic_model import (
     linear_threshold,
 )
 from qoe_analysis.models.thresholds import tree_threshold
-from qoe_analysis.models.tree import TreeNode
+from qoe_analysis.models.tree_nodes import TreeNode
 from qoe_analysis.tidy.design import DISSERTATION_SCENARIOS, NETWORK_FACTORS
 from scipy import stats
 from sklearn.exceptions import ConvergenceWarning

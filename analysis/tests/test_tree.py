@@ -11,15 +11,13 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qoe_analysis.models.tree import (
+from qoe_analysis.models.tree import _holdout_mask, fit_rep_tree, reduced_error_prune
+from qoe_analysis.models.tree_nodes import (
     TreeNode,
-    _holdout_mask,
     constant_column,
-    fit_rep_tree,
     predict,
     predict_proba,
     predict_proba_columns,
-    reduced_error_prune,
     routing_columns,
 )
 from qoe_analysis.models.tree_rules import rule_matches, tree_rules

@@ -13,36 +13,18 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from typing_extensions import TypedDict
 
 from qoe_analysis.items import ItemTables
 from qoe_analysis.jsonable import json_ready
 from qoe_analysis.scales import Sidecar, parse_acceptance
-from qoe_analysis.schema.stats_types import (
-    FastRater,
-    Item,
-    ItemCorrelations,
-    PerItem,
-    ResponseTimes,
-    Training,
-)
+from qoe_analysis.schema.document import ItemSections
+from qoe_analysis.schema.stats_types import PerItem
 from qoe_analysis.stats.item_correlations import item_correlations
 from qoe_analysis.stats.per_item import ItemStats, item_section, item_stats
 from qoe_analysis.stats.response_times import fast_raters, response_times_by_item
 from qoe_analysis.tidy.design import RATER, RATING
 
 __all__ = ["ItemSections", "acceptance_target", "item_report_sections", "resolve_acceptance"]
-
-
-class ItemSections(TypedDict):
-    """The document's sections about the rating items."""
-
-    items: list[Item]
-    per_item: dict[str, PerItem]
-    item_correlations: ItemCorrelations
-    response_times: dict[str, ResponseTimes]
-    fast_raters: list[FastRater]
-    training: Training
 
 
 def resolve_acceptance(

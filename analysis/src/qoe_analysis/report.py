@@ -28,7 +28,8 @@ from qoe_analysis.models.information_gain import (
     weka_weights,
 )
 from qoe_analysis.models.thresholds import kpi_thresholds
-from qoe_analysis.models.tree import TreeNode, fit_rep_tree, predict
+from qoe_analysis.models.tree import fit_rep_tree
+from qoe_analysis.models.tree_nodes import TreeNode, predict
 from qoe_analysis.models.tree_rules import tree_rules, tree_to_dict
 from qoe_analysis.report_sections import (
     agent_backends,

@@ -3,19 +3,9 @@
 // `make lint` fails on drift. Linted as its generator writes it:
 /* eslint-disable */
 /**
- * The whole analysis document.
+ * The whole analysis document: the primary item's sections and the items' sections.
  */
 export interface AnalysisDocument {
-  meta: Meta;
-  conditions: Condition[];
-  mos_by_factor: MosByFactor;
-  sos_hypothesis: SosHypothesis;
-  reliability: Reliability;
-  subject_model: SubjectModel;
-  weights: Weights;
-  tree: Tree;
-  thresholds: Thresholds;
-  notes: Notes;
   items: Item[];
   per_item: {
     [k: string]: PerItem;
@@ -26,6 +16,264 @@ export interface AnalysisDocument {
   };
   fast_raters: FastRater[];
   training: Training;
+  meta: Meta;
+  conditions: Condition[];
+  mos_by_factor: MosByFactor;
+  sos_hypothesis: SosHypothesis;
+  reliability: Reliability;
+  subject_model: SubjectModel;
+  weights: Weights;
+  tree: Tree;
+  thresholds: Thresholds;
+  notes: Notes;
+}
+/**
+ * A declared rating item and its number of (non-training) ratings.
+ */
+export interface Item {
+  key: string;
+  question: LocalText;
+  scale: Scale;
+  required: boolean;
+  n: number;
+}
+/**
+ * A text per language.
+ */
+export interface LocalText {
+  en: string;
+  de: string;
+}
+/**
+ * A rating item's scale (:func:`qoe_analysis.scales.parse_scale`); ``step`` is None on
+ * a continuous scale.
+ */
+export interface Scale {
+  kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
+  min: number;
+  max: number;
+  step: number | null;
+  labels: ScaleLabel[];
+}
+export interface ScaleLabel {
+  value: number;
+  text: LocalText;
+}
+/**
+ * Every per-rating result of one item on its own scale.
+ */
+export interface PerItem {
+  scale: Scale;
+  n: number;
+  n_raters: number;
+  mos: ConditionMos[];
+  sos: ItemSos;
+  gob_pow: GobPow;
+  reliability: ItemReliability;
+  subject_model: ItemSubjectModel;
+}
+/**
+ * One condition (scenario × game; game "all" pools the games): n, MOS, SOS, the
+ * Student-t 95 % CI of the MOS, %GoB/%PoW and the count per scale point (None on a
+ * continuous scale).
+ */
+export interface ConditionMos {
+  scenario: string;
+  game: string;
+  n: number;
+  mos: number | null;
+  sos: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  gob_pct: number | null;
+  pow_pct: number | null;
+  distribution: {
+    [k: string]: number;
+  } | null;
+}
+export interface ItemSos {
+  a: number | null;
+  r2: number | null;
+  rmse_sos: number | null;
+  n_conditions: number;
+  by_game: {
+    [k: string]: SosFit;
+  };
+  formula: string;
+  /**
+   * @minItems 2
+   * @maxItems 2
+   */
+  bounds: [number, number];
+  fitted_on: string;
+}
+/**
+ * SOS² = a·(−MOS² + (L+H)·MOS − L·H) fitted over ``n_conditions`` conditions.
+ */
+export interface SosFit {
+  a: number | null;
+  r2: number | null;
+  rmse_sos: number | null;
+  n_conditions: number;
+}
+export interface GobPow {
+  gob_from: number;
+  pow_to: number;
+  mapping: string;
+  n: number;
+  gob_pct: number | null;
+  pow_pct: number | null;
+}
+export interface ItemReliability {
+  reliable_raters: string[];
+  rejected_by_rule: ByRule;
+  not_assessable_by_rule: ByRule;
+  p913: P913Summary;
+  inter: InterRater[];
+}
+/**
+ * Sorted rater ids per screening rule.
+ */
+export interface ByRule {
+  intra_rater: string[];
+  p913: string[];
+  straight_lining: string[];
+}
+/**
+ * The ITU-T P.913 screening's rule and passes.
+ */
+export interface P913Summary {
+  rule: string;
+  source: string;
+  r1: string;
+  r2: string;
+  r2_threshold: number;
+  passes: number;
+  rejected_per_pass: string[][];
+}
+export interface InterRater {
+  game: string;
+  group: string;
+  scenarios: string[];
+  n_incomplete: number;
+  n_raters: number;
+  n_constant: number;
+  n_pairs: number;
+  mean: number | null;
+  mean_abs: number | null;
+  sd: number | null;
+  quantiles: {
+    [k: string]: number | null;
+  } | null;
+  sampled: boolean;
+}
+/**
+ * The subject model (ITU-T P.910 annex, MLE) of one item.
+ */
+export interface ItemSubjectModel {
+  status: "ok" | "not_identifiable" | "not_converged";
+  condition_columns: string[];
+  convergence: Convergence;
+  not_identifiable: SubjectIssue[];
+  conditions: SubjectCondition[];
+  raters: SubjectRater[];
+}
+export interface Convergence {
+  method: string;
+  iterations: number;
+  total_iterations: number;
+  final_change: number | null;
+  tolerance: number;
+  max_iterations: number;
+  converged: boolean;
+  log_likelihood: number | null;
+  n_ratings_used: number;
+  n_raters_fitted: number;
+  n_conditions_fitted: number;
+}
+export interface SubjectIssue {
+  kind: string;
+  reason: string;
+  raters: string[];
+  conditions: string[];
+}
+/**
+ * Quality ψ of one condition beside its raw MOS (95 % CI = ψ ± 1.96 se).
+ */
+export interface SubjectCondition {
+  scenario: string;
+  game: string;
+  n: number;
+  mos: number | null;
+  quality: number | null;
+  quality_se: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  block: number;
+}
+/**
+ * Bias Δ and inconsistency υ of one rater (block −1: not fitted).
+ */
+export interface SubjectRater {
+  rater_id: string;
+  n: number;
+  bias: number | null;
+  bias_se: number | null;
+  bias_ci95_low: number | null;
+  bias_ci95_high: number | null;
+  inconsistency: number | null;
+  inconsistency_se: number | null;
+  inconsistency_ci95_low: number | null;
+  inconsistency_ci95_high: number | null;
+  status: "fitted" | "not_identifiable";
+  block: number;
+}
+export interface ItemCorrelations {
+  condition: string;
+  mos: ScenarioItemMos[];
+  pairs: ItemPair[];
+}
+export interface ScenarioItemMos {
+  scenario: string;
+  mos: {
+    [k: string]: number | null;
+  };
+}
+export interface ItemPair {
+  /**
+   * @minItems 2
+   * @maxItems 2
+   */
+  items: [string, string];
+  conditions: ConditionCorrelations;
+  ratings: RatingCorrelations;
+}
+export interface ConditionCorrelations {
+  pearson: Correlation;
+  spearman: Correlation;
+}
+export interface Correlation {
+  r: number | null;
+  p: number | null;
+  n: number;
+}
+export interface RatingCorrelations {
+  spearman: Correlation;
+}
+export interface ResponseTimes {
+  n: number;
+  p10: number | null;
+  median: number | null;
+  p90: number | null;
+}
+export interface FastRater {
+  rater_id: string;
+  n: number;
+  median_ms: number;
+  share_fast: number;
+}
+export interface Training {
+  excluded_rows: number;
 }
 export interface Meta {
   qoe_analysis_version: string;
@@ -160,15 +408,6 @@ export interface SosHypothesis {
   all_raters: SosSection;
   reliable_raters: SosSection | null;
 }
-/**
- * SOS² = a·(−MOS² + (L+H)·MOS − L·H) fitted over ``n_conditions`` conditions.
- */
-export interface SosFit {
-  a: number | null;
-  r2: number | null;
-  rmse_sos: number | null;
-  n_conditions: number;
-}
 export interface SosSection {
   a: number | null;
   r2: number | null;
@@ -205,22 +444,6 @@ export interface IntraRater {
   status: "reliable" | "unreliable" | "not_assessable";
   reason: string;
   [k: string]: number | null | string | boolean | "reliable" | "unreliable" | "not_assessable";
-}
-export interface InterRater {
-  game: string;
-  group: string;
-  scenarios: string[];
-  n_incomplete: number;
-  n_raters: number;
-  n_constant: number;
-  n_pairs: number;
-  mean: number | null;
-  mean_abs: number | null;
-  sd: number | null;
-  quantiles: {
-    [k: string]: number | null;
-  } | null;
-  sampled: boolean;
 }
 export interface Screening {
   p913: P913Screening;
@@ -267,14 +490,6 @@ export interface RuleStatus {
   status: "reliable" | "unreliable" | "not_assessable";
   reason: string;
 }
-/**
- * Sorted rater ids per screening rule.
- */
-export interface ByRule {
-  intra_rater: string[];
-  p913: string[];
-  straight_lining: string[];
-}
 export interface RaterStatusRow {
   rater_id: string;
   intra_rater?: "reliable" | "unreliable" | "not_assessable";
@@ -291,56 +506,6 @@ export interface SubjectModel {
   model: string;
   method: string;
   fitted_on: string;
-}
-export interface Convergence {
-  method: string;
-  iterations: number;
-  total_iterations: number;
-  final_change: number | null;
-  tolerance: number;
-  max_iterations: number;
-  converged: boolean;
-  log_likelihood: number | null;
-  n_ratings_used: number;
-  n_raters_fitted: number;
-  n_conditions_fitted: number;
-}
-export interface SubjectIssue {
-  kind: string;
-  reason: string;
-  raters: string[];
-  conditions: string[];
-}
-/**
- * Quality ψ of one condition beside its raw MOS (95 % CI = ψ ± 1.96 se).
- */
-export interface SubjectCondition {
-  scenario: string;
-  game: string;
-  n: number;
-  mos: number | null;
-  quality: number | null;
-  quality_se: number | null;
-  ci95_low: number | null;
-  ci95_high: number | null;
-  block: number;
-}
-/**
- * Bias Δ and inconsistency υ of one rater (block −1: not fitted).
- */
-export interface SubjectRater {
-  rater_id: string;
-  n: number;
-  bias: number | null;
-  bias_se: number | null;
-  bias_ci95_low: number | null;
-  bias_ci95_high: number | null;
-  inconsistency: number | null;
-  inconsistency_se: number | null;
-  inconsistency_ci95_low: number | null;
-  inconsistency_ci95_high: number | null;
-  status: "fitted" | "not_identifiable";
-  block: number;
 }
 /**
  * Information gain of each factor for "acceptable" (Weka and RapidMiner conventions).
@@ -481,169 +646,4 @@ export interface Notes {
   thresholds?: string;
   subject_model?: string;
   provenance?: string;
-}
-/**
- * A declared rating item and its number of (non-training) ratings.
- */
-export interface Item {
-  key: string;
-  question: LocalText;
-  scale: Scale;
-  required: boolean;
-  n: number;
-}
-/**
- * A text per language.
- */
-export interface LocalText {
-  en: string;
-  de: string;
-}
-/**
- * A rating item's scale (:func:`qoe_analysis.scales.parse_scale`); ``step`` is None on
- * a continuous scale.
- */
-export interface Scale {
-  kind: "acr5" | "dcr5" | "discrete" | "continuous" | "binary";
-  min: number;
-  max: number;
-  step: number | null;
-  labels: ScaleLabel[];
-}
-export interface ScaleLabel {
-  value: number;
-  text: LocalText;
-}
-/**
- * Every per-rating result of one item on its own scale.
- */
-export interface PerItem {
-  scale: Scale;
-  n: number;
-  n_raters: number;
-  mos: ConditionMos[];
-  sos: ItemSos;
-  gob_pow: GobPow;
-  reliability: ItemReliability;
-  subject_model: ItemSubjectModel;
-}
-/**
- * One condition (scenario × game; game "all" pools the games): n, MOS, SOS, the
- * Student-t 95 % CI of the MOS, %GoB/%PoW and the count per scale point (None on a
- * continuous scale).
- */
-export interface ConditionMos {
-  scenario: string;
-  game: string;
-  n: number;
-  mos: number | null;
-  sos: number | null;
-  ci95_low: number | null;
-  ci95_high: number | null;
-  gob_pct: number | null;
-  pow_pct: number | null;
-  distribution: {
-    [k: string]: number;
-  } | null;
-}
-export interface ItemSos {
-  a: number | null;
-  r2: number | null;
-  rmse_sos: number | null;
-  n_conditions: number;
-  by_game: {
-    [k: string]: SosFit;
-  };
-  formula: string;
-  /**
-   * @minItems 2
-   * @maxItems 2
-   */
-  bounds: [number, number];
-  fitted_on: string;
-}
-export interface GobPow {
-  gob_from: number;
-  pow_to: number;
-  mapping: string;
-  n: number;
-  gob_pct: number | null;
-  pow_pct: number | null;
-}
-export interface ItemReliability {
-  reliable_raters: string[];
-  rejected_by_rule: ByRule;
-  not_assessable_by_rule: ByRule;
-  p913: P913Summary;
-  inter: InterRater[];
-}
-/**
- * The ITU-T P.913 screening's rule and passes.
- */
-export interface P913Summary {
-  rule: string;
-  source: string;
-  r1: string;
-  r2: string;
-  r2_threshold: number;
-  passes: number;
-  rejected_per_pass: string[][];
-}
-/**
- * The subject model (ITU-T P.910 annex, MLE) of one item.
- */
-export interface ItemSubjectModel {
-  status: "ok" | "not_identifiable" | "not_converged";
-  condition_columns: string[];
-  convergence: Convergence;
-  not_identifiable: SubjectIssue[];
-  conditions: SubjectCondition[];
-  raters: SubjectRater[];
-}
-export interface ItemCorrelations {
-  condition: string;
-  mos: ScenarioItemMos[];
-  pairs: ItemPair[];
-}
-export interface ScenarioItemMos {
-  scenario: string;
-  mos: {
-    [k: string]: number | null;
-  };
-}
-export interface ItemPair {
-  /**
-   * @minItems 2
-   * @maxItems 2
-   */
-  items: [string, string];
-  conditions: ConditionCorrelations;
-  ratings: RatingCorrelations;
-}
-export interface ConditionCorrelations {
-  pearson: Correlation;
-  spearman: Correlation;
-}
-export interface Correlation {
-  r: number | null;
-  p: number | null;
-  n: number;
-}
-export interface RatingCorrelations {
-  spearman: Correlation;
-}
-export interface ResponseTimes {
-  n: number;
-  p10: number | null;
-  median: number | null;
-  p90: number | null;
-}
-export interface FastRater {
-  rater_id: string;
-  n: number;
-  median_ms: number;
-  share_fast: number;
-}
-export interface Training {
-  excluded_rows: number;
 }

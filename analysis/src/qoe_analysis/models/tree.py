@@ -32,34 +32,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from qoe_analysis.models.tree_nodes import (
-    CLASS_NAMES,
-    Columns,
-    FlatTree,
-    TreeNode,
-    constant_column,
-    predict,
-    predict_proba,
-    predict_proba_columns,
-    routing_columns,
-)
+from qoe_analysis.models.tree_nodes import TreeNode
 from qoe_analysis.tabular import group_codes
 
-# the node structure and prediction live in tree_nodes; they are re-exported here so that
-# one import gives the whole tree API
-__all__ = [
-    "CLASS_NAMES",
-    "Columns",
-    "FlatTree",
-    "TreeNode",
-    "constant_column",
-    "fit_rep_tree",
-    "predict",
-    "predict_proba",
-    "predict_proba_columns",
-    "reduced_error_prune",
-    "routing_columns",
-]
+__all__ = ["fit_rep_tree", "reduced_error_prune"]
 
 
 def _encode(factors: pd.DataFrame) -> tuple[pd.DataFrame, list[tuple[str, bool, str | None]]]:

@@ -164,8 +164,19 @@ class MosByFactor(TypedDict):
     notes: dict[str, str]
 
 
-class AnalysisDocument(TypedDict):
-    """The whole analysis document."""
+class ItemSections(TypedDict):
+    """The sections about the rating items (``item_report.item_report_sections``)."""
+
+    items: list[Item]
+    per_item: dict[str, PerItem]
+    item_correlations: ItemCorrelations
+    response_times: dict[str, ResponseTimes]
+    fast_raters: list[FastRater]
+    training: Training
+
+
+class AnalysisDocument(ItemSections):
+    """The whole analysis document: the primary item's sections and the items' sections."""
 
     meta: Meta
     conditions: list[Condition]
@@ -177,9 +188,3 @@ class AnalysisDocument(TypedDict):
     tree: Tree
     thresholds: Thresholds
     notes: Notes
-    items: list[Item]
-    per_item: dict[str, PerItem]
-    item_correlations: ItemCorrelations
-    response_times: dict[str, ResponseTimes]
-    fast_raters: list[FastRater]
-    training: Training

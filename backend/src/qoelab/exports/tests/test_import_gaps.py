@@ -21,13 +21,18 @@ def own(client: APIClient, study: Study) -> Study:
     return study
 
 
+def import_rows(client: APIClient, study: Study, *rows: str) -> int:
+    """Import B and D1 rated by R1 (``rows``: the cells after ``game_pace``); the count."""
+    lines = [f"R1,s1,{GAME},fast,{row}\n" for row in rows]
+    return int(imported(client, own(client, study), HEADER + "".join(lines))["ratings"])
+
+
 @pytest.mark.django_db
 def test_an_empty_factor_cell_is_the_scenarios_value(
     researcher_client: APIClient, example_study: Study
 ) -> None:
-    study = own(researcher_client, example_study)
-    text = HEADER + (f"R1,s1,{GAME},fast,B,0,0,5,30,high\nR1,s1,{GAME},fast,D1,,80,4,30,high\n")
-    assert imported(researcher_client, study, text)["ratings"] == 2
+    study = example_study
+    assert import_rows(researcher_client, study, "B,0,0,5,30,high", "D1,,80,4,30,high") == 2
     rating = Rating.objects.get(session__study=study, scenario__code="D1")
     assert rating.applied_profile["downstream"]["delay_ms"] == 80.0
     assert rating.applied_profile["upstream"]["delay_ms"] == 80.0
@@ -37,9 +42,8 @@ def test_an_empty_factor_cell_is_the_scenarios_value(
 def test_empty_participant_cells_are_not_answered(
     researcher_client: APIClient, example_study: Study
 ) -> None:
-    study = own(researcher_client, example_study)
-    text = HEADER + (f"R1,s1,{GAME},fast,B,0,0,5,,\nR1,s1,{GAME},fast,D1,80,80,4,,\n")
-    assert imported(researcher_client, study, text)["ratings"] == 2
+    study = example_study
+    assert import_rows(researcher_client, study, "B,0,0,5,,", "D1,80,80,4,,") == 2
     participant = Participant.objects.get(study=study, code="R1")
     assert participant.age is None
 
