@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 from qoe_analysis.stats.grouped_pearson import GroupedPearson, grouped_pearson
 from qoe_analysis.stats.inter_rater import (
-    average_ranks,
     inter_rater_agreement,
     pairwise_spearman_summary,
     spearman_summary_from_unit_vectors,
@@ -49,17 +48,11 @@ RANDOM = [2, 5, 1, 4, 3, 5, 1, 1, 3, 2]
 FLAT = [3] * 10
 
 
-def test_average_ranks_is_scipy_rankdata_bit_for_bit() -> None:
-    # ratings have many ties (5-point scale) and sometimes a missing cell (NaN row)
-    rng = np.random.default_rng(16)
-    for rows, cols, levels in [(50, 1, 5), (200, 9, 5), (100, 30, 3), (20, 7, 1000), (10, 4, 2)]:
-        m = rng.integers(1, levels + 1, (rows, cols)).astype(np.float64)
-        m[rng.random((rows, cols)) < 0.02] = np.nan
-        m[0] = 3.0  # a constant row
-        np.testing.assert_array_equal(average_ranks(m), stats.rankdata(m, axis=1))
-    continuous = rng.normal(size=(30, 11))
-    np.testing.assert_array_equal(average_ranks(continuous), stats.rankdata(continuous, axis=1))
-    assert average_ranks(np.zeros((3, 0))).shape == (3, 0)
+def test_unit_rank_vectors_rank_ties_by_their_mean_rank() -> None:
+    # row [1, 3, 3, 5]: ranks 1, 2.5, 2.5, 4, centred -1.5, 0, 0, 1.5, norm sqrt(4.5)
+    z, usable = unit_rank_vectors(np.array([[1.0, 3.0, 3.0, 5.0], [2.0, 2.0, 2.0, 2.0]]))
+    np.testing.assert_allclose(z[0], np.array([-1.5, 0.0, 0.0, 1.5]) / np.sqrt(4.5))
+    assert usable.tolist() == [True, False]  # a constant row has no Spearman rho
 
 
 def test_scenario_groups_from_conditions() -> None:

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-# scikit-learn and scipy.special are imported by the functions that use them, so that
-# importing the package (and the CLI) does not load them.
+# scikit-learn and SciPy are imported by the functions that use them, so that importing
+# the package (and the CLI's argument parsing) does not load them.
 
 __all__ = [
     "LogisticFit",
@@ -189,11 +189,9 @@ def fieller_ratio_interval(
     num: float, den: float, var_num: float, var_den: float, cov: float, level: float = 0.95
 ) -> tuple[float, float] | None:
     """Fieller CI for θ = −num/den (θ solves num + θ·den = 0); None if unbounded."""
-    # scipy.stats.norm.ppf evaluates scipy.special.ndtri; the latter spares the
-    # scipy.stats import
-    from scipy.special import ndtri  # type: ignore[import-untyped]
+    from scipy import stats  # type: ignore[import-untyped]
 
-    z2 = float(ndtri((1.0 + level) / 2.0)) ** 2
+    z2 = float(stats.norm.ppf((1.0 + level) / 2.0)) ** 2
     a = den**2 - z2 * var_den
     b = 2.0 * (num * den - z2 * cov)
     c = num**2 - z2 * var_num

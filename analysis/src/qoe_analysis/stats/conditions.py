@@ -22,15 +22,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats  # type: ignore[import-untyped]
 
 from qoe_analysis.scales import default_scale, gob_cut, pow_cut, scale_points
 from qoe_analysis.tabular import Grouping, group_codes
 from qoe_analysis.tidy.design import ACR_MAX, ACR_MIN, GAME, RATING, SCENARIO
-
-# scipy.special is imported inside the functions that use them: importing qoe_analysis
-# (and the CLI) stays cheap. The Student t quantile comes from scipy.special.stdtrit, not
-# scipy.stats.t.ppf: the same number (t.ppf(q, df) computes stdtrit(df, q) · 1 + 0) without
-# the ~0.6 s import of scipy.stats, see docs/performance.md.
 
 __all__ = [
     "ALL_GAMES",
@@ -46,13 +42,9 @@ _ACR5 = default_scale("acr5")
 
 
 def t_quantile(q: float, df: Any) -> Any:
-    """Student t quantile t(q, df) (inverse CDF) for 0 < q < 1 and df > 0: Cephes ``stdtrit``
-    via ``scipy.special.stdtrit(df, q)``, the function ``scipy.stats.t.ppf`` evaluates
-    (bit-identical results; tests/test_conditions.py compares them). A float for a scalar
-    ``df``, an array for an array."""
-    from scipy.special import stdtrit  # type: ignore[import-untyped]
-
-    out = stdtrit(df, q)
+    """Student t quantile t(q, df) (inverse CDF, ``scipy.stats.t.ppf``) for 0 < q < 1 and
+    df > 0. A float for a scalar ``df``, an array for an array."""
+    out = stats.t.ppf(q, df)
     return float(out) if np.ndim(out) == 0 else out
 
 

@@ -15,17 +15,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats  # type: ignore[import-untyped]
 
 from qoe_analysis.stats.scenario_groups import ScenarioGroup
 from qoe_analysis.stats.sessions import Sessions, session_codes
 from qoe_analysis.tabular import column_codes
 from qoe_analysis.tidy.design import GAME, RATING, SCENARIO
 
-# Ranks are computed with numpy (average_ranks), not scipy.stats.rankdata: the analysis
-# does not import scipy.stats (tests/test_cli_imports.py).
-
 __all__ = [
-    "average_ranks",
     "inter_rater_agreement",
     "pairwise_spearman_summary",
     "spearman_summary_from_unit_vectors",
@@ -33,39 +30,6 @@ __all__ = [
 ]
 
 _QUANTILES = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
-
-
-def average_ranks(matrix: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """Ranks 1..m within each row of a 2-D array, ties given the mean of their ranks.
-
-    The rule of ``scipy.stats.rankdata(matrix, axis=1)`` (``method="average"``; a row with a
-    NaN becomes all NaN, its ``nan_policy="propagate"``), computed with numpy so that the
-    analysis does not import scipy.stats. A tie group occupying sorted positions s..e
-    (0-based) gets rank (s + e)/2 + 1, a multiple of ½, so the result is exact and equal to
-    SciPy's bit for bit (tests/test_reliability.py compares them).
-    """
-    values = np.asarray(matrix, dtype=np.float64)
-    n_rows, m = values.shape
-    ranks = np.empty((n_rows, m), dtype=np.float64)
-    if m == 0:
-        return ranks
-    # any sort order will do: tied values get the same (average) rank
-    order = np.argsort(values, axis=1)
-    ordered = np.take_along_axis(values, order, axis=1)
-    new_group = np.empty((n_rows, m), dtype=bool)
-    new_group[:, 0] = True
-    np.not_equal(ordered[:, 1:], ordered[:, :-1], out=new_group[:, 1:])
-    positions = np.arange(m, dtype=np.float64)
-    # first and last sorted position of each element's tie group
-    start = np.maximum.accumulate(np.where(new_group, positions, 0.0), axis=1)
-    ends_group = np.empty((n_rows, m), dtype=bool)
-    ends_group[:, -1] = True
-    ends_group[:, :-1] = new_group[:, 1:]
-    last = np.where(ends_group, positions, m - 1.0)[:, ::-1]
-    end = np.minimum.accumulate(last, axis=1)[:, ::-1]
-    np.put_along_axis(ranks, order, (start + end) / 2.0 + 1.0, axis=1)
-    ranks[np.isnan(values).any(axis=1)] = np.nan
-    return ranks
 
 
 def unit_rank_vectors(
@@ -78,7 +42,8 @@ def unit_rank_vectors(
     """
     if matrix.size == 0:
         return np.zeros(matrix.shape), np.zeros(matrix.shape[0], dtype=bool)
-    ranks = average_ranks(matrix)
+    # average ranks per row (ties share their mean rank); a row with a NaN is all NaN
+    ranks = stats.rankdata(matrix, axis=1)
     centred = ranks - ranks.mean(axis=1, keepdims=True)
     norm = np.sqrt((centred**2).sum(axis=1))
     usable = norm > 1e-12

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from qoe_analysis.stats.grouped_pearson import GroupedPearson, grouped_pearson
 from qoe_analysis.stats.inter_rater import (
-    average_ranks,
     inter_rater_agreement,
     pairwise_spearman_summary,
     spearman_summary_from_unit_vectors,
@@ -42,7 +41,6 @@ __all__ = [
     "GroupedPearson",
     "ScenarioGroup",
     "Sessions",
-    "average_ranks",
     "group_name",
     "grouped_pearson",
     "inter_rater_agreement",
