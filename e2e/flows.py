@@ -128,6 +128,23 @@ def open_results(page: Any) -> None:
     )
 
 
+#: How long an analysis job may take on a busy CI machine.
+ANALYSIS_TIMEOUT_MS = 300_000
+
+
+def open_settled_results(page: Any, app: LiveApp, study_id: int, title: str) -> None:
+    """The study's Results tab, loaded afresh, once its analyses (all / reliable raters)
+    have settled and a figure is drawn."""
+    page.goto(f"{app.url}/console/studies/{study_id}/results")
+    page.get_by_role("heading", name=title).wait_for()
+    page.get_by_test_id("analysis-summary").wait_for(timeout=ANALYSIS_TIMEOUT_MS)
+    page.wait_for_function(
+        "() => !document.querySelector('.analysis-progress')"
+        " && document.querySelectorAll('figure[data-chart]').length > 0",
+        timeout=ANALYSIS_TIMEOUT_MS,
+    )
+
+
 def study_rating_count(page: Any, app: LiveApp) -> int:
     """The ratings the open study holds now: the rows of its tidy CSV export (one a rating)."""
     page.wait_for_url(re.compile(r"/console/studies/\d+"))

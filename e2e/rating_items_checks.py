@@ -12,11 +12,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from flows import open_settled_results
 from live_server import LiveApp
 from playwright.sync_api import expect
 
 #: An analysis job runs in-process on a loaded machine: minutes, not seconds.
-ANALYSIS_TIMEOUT_MS = 300_000
 GAME = "Item Racer"
 DELAYS = [0, 100, 200, 300]  # downstream, ms: B, D1, D2, D3
 SCENARIOS = len(DELAYS)
@@ -115,14 +115,7 @@ def analysis_document(page: Any, study_id: int) -> dict[str, Any]:
 def check_results(
     page: Any, app: LiveApp, study_id: int, title: str, raters: list[str], errors: list[str]
 ) -> None:
-    page.goto(f"{app.url}/console/studies/{study_id}/results")
-    page.get_by_role("heading", name=title).wait_for()
-    page.get_by_test_id("analysis-summary").wait_for(timeout=ANALYSIS_TIMEOUT_MS)
-    page.wait_for_function(
-        "() => !document.querySelector('.analysis-progress')"
-        " && document.querySelectorAll('figure[data-chart]').length > 0",
-        timeout=ANALYSIS_TIMEOUT_MS,
-    )
+    open_settled_results(page, app, study_id, title)
     # The primary item (overall) at the top level: the test slots only, training excluded.
     expect(page.get_by_test_id("analysis-summary")).to_contain_text(
         re.compile(rf"^{SESSIONS * SCENARIOS} ratings")

@@ -25,8 +25,10 @@ from typing import Any
 
 import pytest
 from flows import (
+    ANALYSIS_TIMEOUT_MS,
     create_and_start_session,
     create_study,
+    open_settled_results,
     participant_final_questions,
     participant_until_free_play,
     sign_in,
@@ -38,7 +40,6 @@ pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 60_000
 #: An analysis job runs in-process on a loaded machine: minutes, not seconds.
-ANALYSIS_TIMEOUT_MS = 300_000
 GAME = "Grid Racer"
 GAME_PACE = "fast"
 DELAYS = [0, 100, 200]  # downstream, ms
@@ -224,18 +225,6 @@ def run_session(
 # --- the results explorer -----------------------------------------------------------------------
 
 
-def open_results(page: Any, study_id: int, app: LiveApp, title: str) -> None:
-    """The Results tab, loaded afresh, once both analyses (all / reliable raters) settled."""
-    page.goto(f"{app.url}/console/studies/{study_id}/results")
-    page.get_by_role("heading", name=title).wait_for()
-    page.get_by_test_id("analysis-summary").wait_for(timeout=ANALYSIS_TIMEOUT_MS)
-    page.wait_for_function(
-        "() => !document.querySelector('.analysis-progress')"
-        " && document.querySelectorAll('figure[data-chart]').length > 0",
-        timeout=ANALYSIS_TIMEOUT_MS,
-    )
-
-
 def figure_states(page: Any) -> dict[str, tuple[str, int]]:
     """Every figure: drawn with points, or not computable with its reason; none in error."""
     out: dict[str, tuple[str, int]] = {}
@@ -276,7 +265,7 @@ def check_results(
         assert states and all(state == ("not-computable", 0) for state in states.values()), states
         assert not errors, errors
         return states
-    open_results(page, study_id, app, title)
+    open_settled_results(page, app, study_id, title)
     summary = page.get_by_test_id("analysis-summary")
     expect(summary).to_contain_text(re.compile(rf"^{sessions * SCENARIOS} ratings"))
     expect(summary).to_contain_text(f"{sessions} sessions")
