@@ -28,6 +28,7 @@ check eslint npm run --prefix frontend --silent lint
 check api-types scripts/api-types.sh check
 check analysis-types scripts/analysis-types.sh check
 check factor-catalog .venv/bin/python scripts/factor-catalog.py check
+check pilot-analysis .venv/bin/python scripts/pilot-analysis-fixture.py check
 check deploy scripts/lint-deploy.sh
 check structure .venv/bin/python scripts/check_structure.py
 

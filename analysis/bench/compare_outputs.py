@@ -56,8 +56,13 @@ def write(out: Path, skip: set[str]) -> None:
     for name, args in inputs().items():
         if name in skip:
             continue
-        with (out / f"{name}.json").open("wb") as sink:
-            subprocess.run([*cli, *args], stdout=sink, check=True)
+        run = subprocess.run([*cli, *args], capture_output=True, check=False)
+        if run.returncode == 2:  # a refusal (e.g. --reliable-only on too few raters)
+            refusal = {"refused": run.stderr.decode("utf-8").strip()}
+            (out / f"{name}.json").write_text(json.dumps(refusal) + "\n", encoding="utf-8")
+        else:
+            run.check_returncode()
+            (out / f"{name}.json").write_bytes(run.stdout)
         print(f"wrote {out / name}.json")
 
 

@@ -29,6 +29,9 @@ def test_analysis_output_is_complete_and_exit_zero(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)  # the whole document reached the pipe before the exit
     assert doc["meta"]["n_ratings"] > 0
+    # stderr: one line per warning of the document, nothing else
+    lines = done.stderr.splitlines()
+    assert len(lines) == len(doc["warnings"]) and all(x.startswith("warning: [") for x in lines)
     # the file written under --out is complete too (closed before the process ended)
     assert json.loads((tmp_path / "out" / "analysis.json").read_text()) == doc
     assert (tmp_path / "out" / "tree_rules.txt").read_text().endswith("\n")

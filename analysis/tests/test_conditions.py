@@ -8,10 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from qoe_analysis.stats.conditions import (
+    bounded_interval,
     condition_table,
     mos_confidence_interval,
     rating_histograms,
     summarise_histograms,
+    summarise_values,
     t_quantile,
 )
 from scipy import stats
@@ -124,3 +126,88 @@ def test_rating_histograms_sorted_keys() -> None:
     assert list(h.index) == [("a", "x"), ("b", "x")]
     s = summarise_histograms(h)
     assert s.loc[("b", "x"), "mos"] == 1.5
+
+
+# Intervals inside the scale (docs/methods.md, "Intervals"): clipped to [L, H] and flagged.
+#   1, 2 (n = 2): MOS 1.5, SOS = sqrt(0.5), half = t(0.975, 1) * sqrt(0.5) / sqrt(2)
+#   = 12.7062047 / 2 = 6.3531 -> [-4.853, 7.853], both ends clipped to [1, 5].
+#   4, 5, 5, 5, 5 (n = 5): MOS 4.8, SOS = sqrt(0.8 / 4) = 0.4472, half = 2.7764451 *
+#   0.4472136 / sqrt(5) = 0.5552890 -> [4.2447, 5.3553]: only the upper end clipped.
+#   2, 3, 3, 4, 4, 5 (n = 6): MOS 3.5, SOS = sqrt(5.5 / 5), half = 2.5705818 * 1.0488088 /
+#   sqrt(6) = 1.1006574 -> [2.3993, 4.6007] inside; HAND's 3.4 + 1.883 = 5.283 is clipped.
+INSIDE = [2, 3, 3, 4, 4, 5]
+
+
+def test_bounded_interval_by_hand() -> None:
+    mos, low, high = mos_confidence_interval([1, 2], bounds=(1, 5))
+    assert (mos, low, high) == (1.5, 1.0, 5.0)
+    assert mos_confidence_interval([1, 2])[1] == pytest.approx(1.5 - 6.3531024, abs=1e-6)
+    mos, low, high = mos_confidence_interval([4, 5, 5, 5, 5], bounds=(1, 5))
+    assert mos == pytest.approx(4.8) and high == 5.0
+    assert low == pytest.approx(4.8 - 0.5552890, abs=1e-6)
+    # inside the scale: the very same numbers as without bounds
+    assert mos_confidence_interval(INSIDE, bounds=(1, 5)) == mos_confidence_interval(INSIDE)
+    assert mos_confidence_interval(INSIDE)[2] == pytest.approx(3.5 + 1.1006574, abs=1e-6)
+    assert bounded_interval(3.4, 1.883076, 5, (1, 5)) == (3.4 - 1.883076, 5.0, "clipped")
+    assert bounded_interval(3.5, 1.1006574, 6, (1, 5)) == (3.5 - 1.1006574, 3.5 + 1.1006574, "ok")
+    low, high, status = bounded_interval(4.0, 0.0, 1, (1, 5))
+    assert np.isnan(low) and np.isnan(high) and status == "n_too_small"
+    # an end exactly on the scale's end is not clipped
+    assert bounded_interval(4.0, 1.0, 3, (1, 5)) == (3.0, 5.0, "ok")
+    assert bounded_interval(4.0, 2.0, 3, None) == (2.0, 6.0, "ok")
+
+
+def test_condition_table_clips_and_flags() -> None:
+    df = pd.DataFrame(
+        {
+            "scenario": ["A"] * 2 + ["B"] * 5 + ["C"] * 6 + ["D"],
+            "game": ["g"] * 14,
+            "rating": [1, 2, 4, 5, 5, 5, 5, *INSIDE, 3],
+        }
+    )
+    table = condition_table(df).set_index(["scenario", "game"])
+    rows = {s: table.loc[(s, "g")] for s in "ABCD"}
+    assert (rows["A"]["ci95_low"], rows["A"]["ci95_high"], rows["A"]["ci95_status"]) == (
+        1.0,
+        5.0,
+        "clipped",
+    )
+    assert rows["B"]["ci95_high"] == 5.0 and rows["B"]["ci95_status"] == "clipped"
+    assert rows["B"]["ci95_low"] == pytest.approx(4.8 - 0.5552890, abs=1e-6)
+    _, low, high = mos_confidence_interval(INSIDE)
+    assert (rows["C"]["ci95_low"], rows["C"]["ci95_high"], rows["C"]["ci95_status"]) == (
+        low,
+        high,
+        "ok",
+    )
+    assert np.isnan(rows["D"]["ci95_low"]) and rows["D"]["ci95_status"] == "n_too_small"
+    assert list(table.columns[:6]) == ["n", "mos", "sos", "ci95_low", "ci95_high", "ci95_status"]
+
+
+def test_continuous_values_are_clipped_to_the_given_bounds() -> None:
+    df = pd.DataFrame({"scenario": ["A", "A", "B"], "game": "g", "rating": [6.5, 7.0, 3.2]})
+    out = summarise_values(df, ["scenario", "game"], bounds=(1.0, 7.0))
+    a, b = out.loc[("A", "g")], out.loc[("B", "g")]
+    assert (a["ci95_high"], a["ci95_status"]) == (7.0, "clipped")
+    assert a["ci95_low"] == pytest.approx(6.75 - 12.7062047 * np.sqrt(0.125) / np.sqrt(2))
+    assert b["ci95_status"] == "n_too_small"
+    assert summarise_values(df, ["scenario", "game"]).loc[("A", "g"), "ci95_high"] > 7.0
+
+
+@given(ratings)
+def test_clipped_interval_lies_on_the_scale(x: list[int]) -> None:
+    mos, low, high = mos_confidence_interval(x, bounds=(1, 5))
+    _, raw_low, raw_high = mos_confidence_interval(x)
+    assert 1 <= low <= mos <= high <= 5
+    assert (low, high) == (max(raw_low, 1.0), min(raw_high, 5.0))
+
+
+def test_an_estimate_off_the_scale_gets_an_interval_at_its_end() -> None:
+    # the subject model's quality can lie off the scale: -1 +- 0.5 on 0..6 -> [0, 0]
+    assert bounded_interval(-1.0, 0.5, 5, (0, 6)) == (0.0, 0.0, "clipped")
+    low, high, status = bounded_interval(
+        np.array([6.8, 3.0, 5.0]), np.array([0.5, 1.0, np.nan]), np.array([3, 3, 1]), (0, 6)
+    )
+    np.testing.assert_array_equal(low, [6.0, 2.0, np.nan])
+    np.testing.assert_array_equal(high, [6.0, 4.0, np.nan])
+    assert list(status) == ["clipped", "ok", "n_too_small"]

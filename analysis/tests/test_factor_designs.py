@@ -152,29 +152,32 @@ def test_cli_on_a_grid_with_jitter_and_burst_loss(
     doc = json.loads(capsys.readouterr().out)
     meta = doc["meta"]
     varying = meta["network_factors"]
+    # delay and jitter are set the same both ways in every rating: one factor each (issue 31)
     assert varying == [
-        "ds_delay_ms",
-        "us_delay_ms",
-        "ds_jitter_ms",
-        "us_jitter_ms",
+        "both_delay_ms",
+        "both_jitter_ms",
         "us_loss_pct",
         "ds_ge_p_pct",
         "ds_ge_r_pct",
     ]
+    assert meta["merged_factors"]["both_jitter_ms"] == ["ds_jitter_ms", "us_jitter_ms"]
+    assert meta["factor_info"]["both_jitter_ms"]["direction"] == "both"
     # constant factors are reported with their value, not analysed
     assert meta["constant_factors"]["ds_ge_loss_bad_pct"] == 100.0
     assert "ds_ge_loss_bad_pct" not in doc["weights"]["weka"]
     for method in ("weka", "rapidminer"):
         assert set(varying) <= set(doc["weights"][method])
     weka = doc["weights"]["weka"]
-    assert weka["ds_jitter_ms"] > 0 and weka["ds_ge_p_pct"] > 0
+    assert "ds_jitter_ms" not in weka and "us_jitter_ms" not in weka
+    assert weka["both_jitter_ms"] > 0 and weka["ds_ge_p_pct"] > 0
     features = _split_features(doc["tree"]["root"], set())
     assert features <= {*varying, "game_pace", "game"}
-    assert features & {"ds_jitter_ms", "us_jitter_ms", "ds_ge_p_pct", "ds_ge_r_pct"}
-    # thresholds for every KPI factor that varies, per direction where it varies
+    assert features & {"both_jitter_ms", "ds_ge_p_pct", "ds_ge_r_pct"}
+    # thresholds for every KPI factor that varies: a merged one under "both" only
     fast = doc["thresholds"]["by_pace"]["fast"]
-    assert set(fast["downstream"]) == {"max_delay_ms", "max_jitter_ms"}
-    assert set(fast["upstream"]) == {"max_delay_ms", "max_jitter_ms", "max_loss_pct"}
+    assert set(fast.get("downstream", {})) == set()
+    assert set(fast["upstream"]) == {"max_loss_pct"}
+    assert set(fast["both"]) >= {"max_delay_ms", "max_jitter_ms"}
     assert fast["both"]["max_jitter_ms"]["tested_levels"] == [0.0, 30.0]
     assert {"jitter_distribution", "ge_p_pct"} & {
         info["key"] for c, info in meta["factor_info"].items() if c in varying

@@ -177,3 +177,38 @@ def test_agrees_with_pooling_the_raw_ratings(study: pd.DataFrame) -> None:
                     compare(cell, kept[(kept[a] == cell["a"]) & (kept[b] == cell["b"])])
                     checked += 1
     assert checked > 100
+
+
+def test_points_are_clipped_to_the_scale_and_flagged() -> None:
+    """D1 pools 3 and 5 (n = 2): 4 +- t(0.975, 1) * sqrt(2) / sqrt(2) = 4 +- 12.706 runs
+    past both ends of 1..5: clipped and flagged; B (n = 1) has none; L (n = 3: 3, 3, 4,
+    MOS 10/3, SOS sqrt(1/3), half 4.3026527 * sqrt(1/3) / sqrt(3) = 1.4342) lies inside:
+    unchanged."""
+    t = table(
+        [
+            ("B", "g", 0, 0, 4),
+            ("D1", "g", 100, 0, 3),
+            ("D1", "g", 100, 0, 5),
+            ("L", "g", 200, 0, 3),
+            ("L", "g", 200, 0, 3),
+            ("L", "g", 200, 0, 4),
+        ]
+    )
+    free = mos_by_factor(conditions_of(t), ["ds_delay_ms"])
+    doc = mos_by_factor(conditions_of(t), ["ds_delay_ms"], bounds=(1.0, 5.0))
+    b, d1, lvl = series(doc, "ds_delay_ms", "g", "averaged")
+    assert (b["ci95_low"], b["ci95_high"], b["ci95_status"]) == (None, None, "n_too_small")
+    assert (d1["ci95_low"], d1["ci95_high"], d1["ci95_status"]) == (1.0, 5.0, "clipped")
+    assert lvl["ci95_status"] == "ok"
+    assert lvl["ci95_high"] == pytest.approx(10 / 3 + 4.3026527 / 3, abs=1e-6)
+    raw = series(free, "ds_delay_ms", "g", "averaged")
+    assert (lvl["ci95_low"], lvl["ci95_high"]) == (raw[2]["ci95_low"], raw[2]["ci95_high"])
+    assert raw[1]["ci95_high"] == pytest.approx(4 + 12.7062047, abs=1e-6)
+    assert raw[1]["ci95_status"] == "ok"  # no bounds: not clipped, nothing to flag
+    # an untested level (held at the baseline) has no interval either
+    held = series(doc, "ds_delay_ms", "g", "baseline")
+    assert [(p["n"], p["ci95_status"]) for p in held] == [
+        (1, "n_too_small"),
+        (2, "clipped"),
+        (3, "ok"),
+    ]

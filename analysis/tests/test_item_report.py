@@ -39,7 +39,8 @@ def test_every_item_has_its_results_on_its_scale(study: pd.DataFrame, doc: dict[
             if row["game"] != "all":
                 continue
             values = ratings.loc[ratings["scenario"] == row["scenario"], "rating"].to_numpy()
-            mos, low, high = mos_confidence_interval(values)
+            bounds = (entry["scale"]["min"], entry["scale"]["max"])
+            mos, low, high = mos_confidence_interval(values, bounds=bounds)
             assert (row["mos"], row["ci95_low"], row["ci95_high"]) == pytest.approx(
                 (mos, low, high)
             ), (key, row["scenario"])

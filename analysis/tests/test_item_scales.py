@@ -154,7 +154,9 @@ def test_continuous_condition_statistics_by_hand() -> None:
     assert pooled["mos"] == pytest.approx(5.25)
     assert pooled["sos"] == pytest.approx(math.sqrt(15.25 / 3))
     half = 3.182446305284263 * math.sqrt(15.25 / 3) / 2  # t(0.975, 3)
-    assert pooled["ci95_high"] == pytest.approx(5.25 + half)
+    # 5.25 + half = 8.84 lies beyond the scale's 7: clipped to it and flagged
+    assert pooled["ci95_low"] == pytest.approx(5.25 - half)
+    assert (pooled["ci95_high"], pooled["ci95_status"]) == (7.0, "clipped")
     # GoB on 1..7: >= 5.5 (6.5, 5.5, 7.0); PoW: <= 2.5 (2.0)
     assert (pooled["gob_pct"], pooled["pow_pct"]) == (75.0, 25.0)
     assert table.loc[("B", "racing"), "mos"] == pytest.approx(6.0)

@@ -78,11 +78,52 @@ def test_second_pass_rejects_a_rater_the_first_pass_kept() -> None:
 
 def test_constant_rater_is_not_assessable() -> None:
     good = {"g1": [5.0, 4.0, 3.0], "g2": [4.0, 3.0, 1.0]}
-    data = table({"A": good, "B": good, "F": {"g1": [3, 3, 3], "g2": [3, 3, 3]}})
-    result, _ = p913_iterated_screening(data)
+    data = table({"A": good, "B": good, "C": good, "F": {"g1": [3, 3, 3], "g2": [3, 3, 3]}})
+    result, summary = p913_iterated_screening(data)
     f = result.set_index("rater_id").loc["F"]
     assert f["status"] == "not_assessable" and np.isnan(f["r1"]) and np.isnan(f["r2"])
     assert "undefined" in f["reason"]
+    assert summary["status"] == "ok" and summary["n_conditions_used"] == 6
+
+
+def test_conditions_with_fewer_than_four_raters_are_not_used() -> None:
+    # s1..s4 rated by A-D (four raters), s5 and s6 by A and B only. E rated s5, s6 alone
+    # with A and B: three raters there, so E has no used condition
+    four = {"g": [5.0, 4.0, 2.0, 1.0]}
+    rows = table({"A": four, "B": four, "C": four, "D": {"g": [1.0, 2.0, 4.0, 5.0]}})
+    extra = pd.DataFrame(
+        [(r, "g", s, v) for r in ("A", "B", "E") for s, v in (("s5", 3.0), ("s6", 1.0))],
+        columns=rows.columns,
+    )
+    data = pd.concat([rows, extra], ignore_index=True)
+    result, summary = p913_iterated_screening(data)
+    by = result.set_index("rater_id")
+    # by hand on s1..s4 only (s5, s6 would add A's and B's 3 and 1): pass-1 means over
+    # A-D (4, 3.5, 2.5, 2) = 4.5 - D/2, so r1(D) = -1 < 0.75 and r2 = r1 (one game)
+    mean = np.array([4.0, 3.5, 2.5, 2.0])
+    assert by.loc["D", "r"] == pytest.approx(stats.pearsonr([1, 2, 4, 5], mean)[0])
+    assert by.loc["D", "r"] == pytest.approx(-1.0)
+    assert by.loc["D", "status"] == "unreliable" and by.loc["D", "rejected_in_pass"] == 1
+    assert by.loc["A", "status"] == "reliable"
+    # A's own s5, s6 ratings are left out of A's correlation too
+    assert by.loc["A", "r"] == pytest.approx(stats.pearsonr([5, 4, 2, 1], mean)[0])
+    e = by.loc["E"]
+    assert e["status"] == "not_assessable" and np.isnan(e["r"])
+    assert e["reason"].startswith("0 condition(s) rated by >= 4 raters")
+    assert (summary["n_conditions_used"], summary["n_conditions_total"]) == (4, 6)
+    assert summary["min_raters_per_condition"] == 4 and summary["status"] == "ok"
+    assert summary["reason"].startswith("4 of 6 conditions (scenario x game) are rated by >= 4")
+
+
+def test_no_condition_with_four_raters_is_not_assessable() -> None:
+    good = {"g1": [5.0, 4.0, 3.0], "g2": [4.0, 3.0, 1.0]}
+    data = table({"A": good, "B": good, "C": {"g1": [1.0, 2.0, 3.0], "g2": [1.0, 3.0, 5.0]}})
+    result, summary = p913_iterated_screening(data)
+    assert set(result["status"]) == {"not_assessable"}
+    assert result[["r", "r1", "r2"]].isna().all().all()  # r over own ratings is not shown
+    assert summary["status"] == "not_assessable" and summary["n_conditions_used"] == 0
+    assert "the most raters on one condition: 3" in summary["reason"]
+    assert summary["rejected_per_pass"] == []
 
 
 def _single_pass_r(data: pd.DataFrame) -> pd.Series:

@@ -3,6 +3,7 @@ note; reliability distinguishes "not assessable" from "unreliable"."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,9 @@ def test_a_factor_with_one_level_is_constant(raw: pd.DataFrame) -> None:
     delay_only = raw[raw["scenario"].isin(["B", "D1", "D2", "D3"])]
     doc = _analyse(delay_only)
     assert doc["meta"]["constant_factors"] == {"ds_loss_pct": 0.0, "us_loss_pct": 0.0}
-    assert doc["meta"]["network_factors"] == ["ds_delay_ms", "us_delay_ms"]
+    # delay set the same both ways in every rating: one factor (issue 31)
+    assert doc["meta"]["network_factors"] == ["both_delay_ms"]
+    assert doc["meta"]["merged_factors"] == {"both_delay_ms": ["ds_delay_ms", "us_delay_ms"]}
     assert "ds_loss_pct" not in doc["weights"]["weka"]
     assert set(doc["thresholds"]["by_pace"]["fast"]["both"]) == {"max_delay_ms"}
     assert list(doc["reliability"]["scenario_groups"]) == ["delay_only"]
@@ -111,14 +114,17 @@ def test_cli_reliable_only_says_why(
 
 def test_all_unreliable_is_not_the_same_as_not_assessable() -> None:
     rows = []
-    for rater, ratings in (("a", (3, 5, 4)), ("b", (4, 5, 3))):
-        for (scenario, delay), rating in zip(
-            (("B", 0.0), ("D1", 80.0), ("D2", 200.0)), ratings, strict=True
+    # four ratings over four levels count; six such sessions give the rule the evidence
+    # to judge (a random rater would pass with p <= 0.01)
+    for rater, ratings in (("a", (3, 5, 4, 4)), ("b", (4, 5, 3, 5))):
+        for session, ((scenario, delay), rating) in itertools.product(
+            range(6),
+            zip((("B", 0.0), ("D1", 80.0), ("D2", 200.0), ("D3", 300.0)), ratings, strict=True),
         ):
             rows.append(
                 {
                     "rater_id": rater,
-                    "session_id": "1",
+                    "session_id": str(session),
                     "game": "racing",
                     "game_pace": "fast",
                     "scenario": scenario,

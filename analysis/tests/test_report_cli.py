@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pandas as pd
 import pytest
 from qoe_analysis import analyze
 from qoe_analysis.cli import main
-from qoe_analysis.report import _rater_status, rows_of
+from qoe_analysis.report import NoReliableRatersError, _rater_status, rows_of
 
 CONDITION_KEYS = {
     "scenario",
@@ -63,9 +64,11 @@ def test_screening_statuses_and_subject_model(study_doc: dict[str, Any]) -> None
         assert rel["not_assessable_by_rule"][rule] == sorted(
             r for r, s in by.items() if s == "not_assessable"
         )
-    # a rater with undefined rho is not assessable, never "unreliable"
+    # a rater with undefined rho is not assessable, never "unreliable" (a defined rho on
+    # too little evidence is not assessable too: issue 31)
     for row in rel["intra"]:
-        assert (row["rho"] is None) == (row["status"] == "not_assessable")
+        assert row["rho"] is not None or row["status"] == "not_assessable"
+        assert row["status"] != "reliable" or row["rho"] is not None
     p913 = rel["screening"]["p913"]
     assert p913["threshold"] == 0.75 and p913["r2_threshold"] == 0.8
     assert {"rater_id", "r", "r1", "r2", "status", "reason"} <= set(p913["per_rater"][0])
@@ -102,22 +105,55 @@ def test_progress_is_reported_and_monotone(study: pd.DataFrame) -> None:
 
 
 def test_reliable_only_and_acceptable_from(study: pd.DataFrame, study_doc: dict[str, Any]) -> None:
-    rel = analyze(study, reliable_only=True)
-    reliable = set(study_doc["reliability"]["reliable_raters"])
+    # 4 ratings per counted scenario group: a rater rating at random passes rho < -0.6 with
+    # p = 0.23, so nobody is reliable at the default cutoff and reliable_only refuses
+    with pytest.raises(NoReliableRatersError, match="min_reliable_raters = 3"):
+        analyze(study, reliable_only=True)
+    rel = analyze(study, reliable_only=True, reliability_cutoff=0.9)
+    reliable = set(rel["reliability"]["reliable_raters"])
     expected = int(study["rater_id"].astype(str).isin(reliable).sum())
     assert rel["meta"]["n_ratings_analysed"] == expected < len(study)
-    assert rel["sos_hypothesis"]["a"] == study_doc["sos_hypothesis"]["reliable_raters"]["a"]
+    assert rel["meta"]["n_reliable_raters"] == len(reliable) >= 3
+    assert rel["sos_hypothesis"]["a"] == rel["sos_hypothesis"]["reliable_raters"]["a"]
+    # kept raters below min_reliable_share (0.5): the analysis runs, and says so
+    (few,) = [w for w in rel["warnings"] if w["code"] == "few_reliable_raters"]
+    assert few["message"].startswith(f"reliable_only analyses {len(reliable)} of 58 raters")
     strict = analyze(study, acceptable_from=4)
     assert strict["weights"]["target"] == "acceptable = rating >= 4"
     assert strict["weights"]["weka"] != study_doc["weights"]["weka"]
 
 
-def test_cli_prints_the_same_document(
-    study_dir: Path, study_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]
+def test_cli_prints_the_same_document_then_its_warnings(
+    study_dir: Path, study_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # one stream for stdout and stderr: what comes first is the order of the writes
+    both = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", both)
+    monkeypatch.setattr(sys, "stderr", both)
     assert main(["analyze", str(study_dir / "ratings.csv")]) == 0
-    printed = json.loads(capsys.readouterr().out)
+    document, *warnings = both.getvalue().splitlines()
+    printed = json.loads(document)
     assert printed == json.loads(json.dumps(study_doc))
+    assert study_doc["warnings"]  # the example study has some (tests/test_warnings_study.py)
+    assert warnings == [
+        f"warning: [{w['code']}] {w['where']}: {w['message']}" for w in study_doc["warnings"]
+    ]
+
+
+def test_cli_strict_evidence_and_the_reliable_only_limits(
+    study_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ratings = str(study_dir / "ratings.csv")
+    assert main(["analyze", ratings, "--strict-evidence", "--min-reliable-share", "0.2"]) == 3
+    out = capsys.readouterr()
+    doc = json.loads(out.out)  # the whole document, then the exit code says "warnings"
+    assert doc["meta"]["min_reliable_share"] == 0.2 and doc["meta"]["min_reliable_raters"] == 3
+    assert out.err.count("warning: [") == len(doc["warnings"]) > 0
+    # --reliable-only keeping fewer raters than --min-reliable-raters: refused, exit 2
+    assert main(["analyze", ratings, "--reliable-only", "--min-reliable-raters", "59"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.startswith("qoe-analysis: --reliable-only: ")
+    assert "fewer than min_reliable_raters = 59" in out.err and out.err.count("\n") == 1
 
 
 def test_cli_out_writes_tables_and_plots(study_dir: Path, tmp_path: Path) -> None:

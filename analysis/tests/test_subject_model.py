@@ -216,3 +216,41 @@ def test_connected_parts_by_hand_and_as_csgraph() -> None:
         expected_n, expected = csgraph.connected_components(graph, directed=False)
         got_n, got = connected_parts(u, v, n_nodes)
         assert got_n == expected_n and np.array_equal(got, expected)
+
+
+def test_quality_interval_is_clipped_to_the_scale() -> None:
+    # the hand-computed design shifted down by 0.5 (every rating on 1..5): ψ = (1.5, 2.5,
+    # 3.5), se = sqrt(2/3)/sqrt(3) = 0.4714, half = 1.95996 * 0.4714 = 0.9239; c000's
+    # 1.5 - 0.9239 = 0.576 lies below 1: clipped to 1; c001 and c002 lie inside.
+    u = np.array([[2.5, 1.5, 3.5], [2.0, 4.0, 3.0], [1.5, 3.5, 5.5]]) - 0.5
+    free = fit_subject_model(tidy(u, np.ones_like(u, bool))).conditions
+    fit = fit_subject_model(tidy(u, np.ones_like(u, bool)), bounds=(1.0, 5.0)).conditions
+    half = 1.95996 * math.sqrt(2 / 3) / math.sqrt(3)
+    assert list(fit["ci95_status"]) == ["clipped", "ok", "ok"]
+    assert fit["ci95_low"][0] == 1.0
+    assert fit["ci95_high"][0] == pytest.approx(1.5 + half, abs=1e-9)
+    np.testing.assert_array_equal(fit["ci95_low"][1:], free["ci95_low"][1:])
+    np.testing.assert_array_equal(fit["ci95_high"], free["ci95_high"])
+    assert free["ci95_low"][0] == pytest.approx(1.5 - half, abs=1e-9)
+    assert list(free["ci95_status"]) == ["ok", "ok", "ok"]  # no bounds: nothing clipped
+
+
+def test_quality_interval_needs_two_ratings_and_a_fit() -> None:
+    # c011 is rated once (n = 1: no interval although ψ is fitted); the lone rater r020
+    # rated one condition (c012) only and is left out: c012 (n = 2) is not fitted.
+    u, observed, *_ = simulate(0, raters=20, conditions=12, missing=0.0)
+    table = tidy(u, observed)
+    table = table[(table["scenario"] != "c011") | (table["rater_id"] == "r000")]
+    extra = pd.DataFrame(
+        {"rater_id": ["r020", "r020"], "scenario": "c012", "game": "g", "rating": [2.0, 4.0]}
+    )
+    fit = fit_subject_model(pd.concat([table, extra], ignore_index=True), bounds=(1.0, 5.0))
+    rows = fit.conditions.set_index("scenario")
+    assert rows.loc["c011", "n"] == 1 and np.isfinite(rows.loc["c011", "quality"])
+    assert rows.loc["c011", "ci95_status"] == "n_too_small"
+    assert np.isnan(rows.loc["c011", "ci95_low"]) and np.isnan(rows.loc["c011", "ci95_high"])
+    assert rows.loc["c012", "n"] == 2 and np.isnan(rows.loc["c012", "quality"])
+    assert rows.loc["c012", "ci95_status"] == "not_fitted"
+    rest = rows.iloc[:11]
+    assert set(rest["ci95_status"]) == {"ok", "clipped"}
+    assert rest["ci95_low"].min() >= 1.0 and rest["ci95_high"].max() <= 5.0

@@ -159,3 +159,26 @@ def test_tree_threshold_hand_case() -> None:
         root, profiles, np.array([1.0]), ("us_delay_ms",), np.array([0.0, 80.0, 200.0])
     )
     assert up["value"] is None and up["status"] == "acceptable_at_all_tested_levels"
+
+
+def test_a_merged_factor_is_thresholded_as_the_both_direction() -> None:
+    """both_delay_ms (ds = us in every rating) gets the "both" direction only, with the
+    numbers a one-direction column with the same values gets downstream."""
+    from qoe_analysis.models.thresholds import kpi_thresholds
+    from qoe_analysis.models.tree import fit_rep_tree
+
+    delay = np.repeat([0.0, 100.0, 200.0, 300.0], 40)
+    share = np.repeat([0.9, 0.7, 0.3, 0.1], 40)
+    y = (np.tile(np.arange(40), 4) < share * 40).astype(int)
+    pace = np.where(np.arange(160) % 2 == 0, "fast", "slow")
+    out = {}
+    for column in ("both_delay_ms", "ds_delay_ms"):
+        factors = pd.DataFrame({column: delay, "game_pace": pace})
+        root = fit_rep_tree(factors, y)
+        out[column] = kpi_thresholds(factors, y, root, 4, impairments=[column])["by_pace"]
+    for pace_name, entry in out["both_delay_ms"].items():
+        assert set(entry) == {"both", "logistic_model"}, pace_name
+        one_direction = out["ds_delay_ms"][pace_name]["downstream"]["max_delay_ms"]
+        assert entry["both"]["max_delay_ms"] == one_direction
+        assert entry["logistic_model"]["terms"].keys() == {"intercept", "both_delay_ms"}
+        assert entry["both"]["max_delay_ms"]["logistic"] is not None

@@ -74,7 +74,7 @@ def test_unpruned_splits_agree_with_weka_reptree(
     stops at nominal splits (Weka: one branch per value, ours: one-vs-rest)."""
     weka = parse_weka_reptree((weka_dir / f"reptree_unpruned_acc{k}.txt").read_text())
     y = (study["rating"].to_numpy() >= k).astype(int)
-    ours = fit_rep_tree(factor_frame(study), y, prune=False)
+    ours = fit_rep_tree(factor_frame(study), y, prune=False, min_leaf=2)  # REPTree -M 2
     assert compare(weka, ours, 0, 4) >= 15
 
 
@@ -82,14 +82,16 @@ def test_pruned_tree_root_matches_weka(study: pd.DataFrame, weka_dir: Path) -> N
     """With pruning the hold-out differs from Weka's (different random generators), so
     only the root split is expected to coincide (see docs/methods.md)."""
     weka = parse_weka_reptree((weka_dir / "reptree_pruned_acc3.txt").read_text())
-    ours = fit_rep_tree(factor_frame(study), (study["rating"] >= 3).to_numpy().astype(int))
+    y = (study["rating"] >= 3).to_numpy().astype(int)
+    ours = fit_rep_tree(factor_frame(study), y, min_leaf=2)  # REPTree -M 2
     assert ours.feature == weka["feature"]
     assert ours.threshold == pytest.approx(float(weka["branches"][0][1]))
 
 
 def test_thresholds_are_midpoints_and_leaves_hold_two(study: pd.DataFrame) -> None:
     factors = factor_frame(study)
-    root = fit_rep_tree(factors, (study["rating"] >= 3).to_numpy().astype(int), prune=False)
+    y = (study["rating"] >= 3).to_numpy().astype(int)
+    root = fit_rep_tree(factors, y, prune=False, min_leaf=2)
     stack = [(root, np.ones(len(factors), dtype=bool))]
     while stack:
         node, rows = stack.pop()
@@ -254,3 +256,18 @@ def test_level_wise_prediction_equals_the_node_walk(
     columns["delay"] = constant_column(np.float64(37.5), len(query))
     expected = [_walk(root, {**row, "delay": 37.5}) for row in query.to_dict("records")]
     np.testing.assert_array_equal(predict_proba_columns(root, columns, len(query)), expected)
+
+
+def test_example_study_tree_with_the_growing_min_leaf(study_doc: dict[str, Any]) -> None:
+    """min_leaf = max(2, ceil(790/100)) = 8: fewer, larger leaves than REPTree's 2, the same
+    root split and the same KPI thresholds (130 ms delay, 0.65 % loss downstream); the
+    cross-validated accuracy lies between the majority-class and the training accuracy."""
+    tree = study_doc["tree"]
+    assert tree["min_leaf"] == 8
+    assert all(rule["n"] >= 8 for rule in tree["rules"])
+    assert tree["n_leaves"] == len(tree["rules"])
+    assert tree["root"]["split"] == {"feature": "ds_loss_pct", "type": "numeric", "threshold": 0.65}
+    assert tree["majority_accuracy"] < tree["cv_accuracy"] < tree["training_accuracy"]
+    for entry in study_doc["thresholds"]["by_pace"].values():
+        assert entry["downstream"]["max_delay_ms"]["tree"] == 130.0
+        assert entry["downstream"]["max_loss_pct"]["tree"] == 0.65

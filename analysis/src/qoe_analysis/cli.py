@@ -1,20 +1,24 @@
 """Command line interface of qoe_analysis (`qoe-analysis`): arguments and exit codes.
 
     qoe-analysis analyze RATINGS.csv [--items SIDECAR.json] [--acceptable-from 3]
-                         [--reliable-only] [--seed N] [--reliability-cutoff 0.6]
-                         [--out DIR] [--no-plots] [--indent N]
+                         [--reliable-only] [--min-reliable-raters 3]
+                         [--min-reliable-share 0.5] [--seed N] [--reliability-cutoff 0.6]
+                         [--out DIR] [--no-plots] [--indent N] [--strict-evidence]
     qoe-analysis synth --out DIR [--seed N] [--participants 58] [--sessions 79]
     qoe-analysis policy export INPUT [--format json|faucet|ovs|onos|rest_qos|ietf] [...]
     qoe-analysis policy check POLICY.json --measurements M.json [--indent N]
 
-``analyze`` prints one JSON document to stdout; bad input exits with code 2 and a one-line
-message on stderr; a reader that leaves early (``| head``) ends the command quietly with
-code 1. ``--items`` declares the items of a long-format CSV (its ``item`` column) with their
-scales, the acceptance rule and the fast-rating floor (the sidecar JSON of the export,
-:func:`qoe_analysis.scales.parse_sidecar`); without it the CSV is one item "overall" on
-ACR-5. ``--acceptable-from`` overrides the acceptance rule by a cut on the primary item.
-``policy export`` takes a ratings CSV (analysed first) or a policy JSON. The commands
-themselves are in :mod:`qoe_analysis.commands`.
+``analyze`` prints one JSON document to stdout, then each of the document's ``warnings`` as
+one line ``warning: [code] where: message`` on stderr; bad input exits with code 2 and a
+one-line message on stderr (so does ``--reliable-only`` when it would keep fewer than
+``--min-reliable-raters`` raters); a reader that leaves early (``| head``) ends the command
+quietly with code 1; ``--strict-evidence`` exits with code 3 after a complete output that
+has warnings (0 without). ``--items`` declares the items of a long-format CSV (its
+``item`` column) with their scales, the acceptance rule and the fast-rating floor (the
+sidecar JSON of the export, :func:`qoe_analysis.scales.parse_sidecar`); without it the CSV
+is one item "overall" on ACR-5. ``--acceptable-from`` overrides the acceptance rule by a
+cut on the primary item. ``policy export`` takes a ratings CSV (analysed first) or a policy
+JSON. The commands themselves are in :mod:`qoe_analysis.commands`.
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from qoe_analysis import __version__, commands
-from qoe_analysis.commands import SidecarError
+from qoe_analysis.commands import EXIT_WARNINGS, SidecarError
 from qoe_analysis.tidy.errors import RatingsValidationError
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_READER_LEFT", "EXIT_WARNINGS", "build_parser", "main", "run"]
 
 EXIT_BAD_INPUT = 2
 #: the reader of stdout left before the end (a closed pipe), as Python's own exit code for it
@@ -52,11 +58,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="acceptable = primary item >= this (default: the sidecar's rule, overall >= 3)",
     )
     analyze.add_argument("--reliable-only", action="store_true")
+    analyze.add_argument(
+        "--min-reliable-raters",
+        type=int,
+        default=3,
+        help="--reliable-only refuses (exit 2) when it would keep fewer raters (default 3)",
+    )
+    analyze.add_argument(
+        "--min-reliable-share",
+        type=float,
+        default=0.5,
+        help="--reliable-only warns when it keeps a smaller share of the raters (default 0.5)",
+    )
     analyze.add_argument("--seed", type=int, default=0)
     analyze.add_argument("--reliability-cutoff", type=float, default=0.6)
     analyze.add_argument("--out", type=Path, help="also write JSON, CSV tables and PNG plots")
     analyze.add_argument("--no-plots", action="store_true", help="with --out: skip PNG plots")
     analyze.add_argument("--indent", type=int, default=None, help="pretty-print JSON")
+    analyze.add_argument(
+        "--strict-evidence",
+        action="store_true",
+        help=f"exit with code {EXIT_WARNINGS} when the document has warnings",
+    )
 
     synth = sub.add_parser("synth", help="write a synthetic study (ratings.csv + truth.json)")
     synth.add_argument("--out", type=Path, required=True)
@@ -95,6 +118,11 @@ def _add_policy_parser(sub: Any) -> None:
     export.add_argument("--study-title")
     export.add_argument("--study-version")
     export.add_argument("--generated-at", help="fixed ISO timestamp (reproducible output)")
+    export.add_argument(
+        "--allow-dry-run",
+        action="store_true",
+        help="build a policy even when most ratings were taken on a dry-run agent",
+    )
     export.add_argument("--dpid", type=int, default=1, help="OpenFlow datapath id")
     export.add_argument("--server-switch-port", type=int, default=1)
     export.add_argument("--client-switch-port", type=int, default=2)

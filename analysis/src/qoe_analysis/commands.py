@@ -18,7 +18,19 @@ from qoe_analysis.io.json_text import json_pieces
 from qoe_analysis.scales import Sidecar, parse_sidecar
 from qoe_analysis.tidy.errors import RatingsValidationError
 
-__all__ = ["SidecarError", "analyze", "load_sidecar", "policy_check", "policy_export", "synth"]
+__all__ = [
+    "EXIT_WARNINGS",
+    "SidecarError",
+    "analyze",
+    "load_sidecar",
+    "policy_check",
+    "policy_export",
+    "print_warnings",
+    "synth",
+]
+
+#: ``analyze --strict-evidence``: the output is complete, and the document has warnings
+EXIT_WARNINGS = 3
 
 
 class SidecarError(ValueError):
@@ -46,6 +58,12 @@ def _analysed(args: argparse.Namespace, path: Path) -> Mapping[str, Any]:
     from qoe_analysis.report import analyze as analyze_table
 
     table = load_ratings(path, sidecar=load_sidecar(args.items))
+    # the --reliable-only limits, where the command has them (analyze's defaults otherwise)
+    limits = {
+        key: getattr(args, key)
+        for key in ("min_reliable_raters", "min_reliable_share")
+        if getattr(args, key, None) is not None
+    }
     try:
         return analyze_table(
             table,
@@ -53,6 +71,7 @@ def _analysed(args: argparse.Namespace, path: Path) -> Mapping[str, Any]:
             reliable_only=args.reliable_only,
             seed=args.seed,
             reliability_cutoff=args.reliability_cutoff,
+            **limits,
         )
     except RatingsValidationError:
         raise
@@ -71,16 +90,38 @@ def _byte_writer(stream: IO[str]) -> Callable[[bytes], object]:
     return buffer.write  # type: ignore[no-any-return]
 
 
+def print_warnings(doc: Mapping[str, Any], stream: IO[str]) -> int:
+    """Each of the document's warnings as one line ``warning: [code] where: message`` on
+    ``stream``; returns how many."""
+    warnings = doc.get("warnings") or []
+    for w in warnings:
+        message = " ".join(str(w.get("message", "")).split())
+        stream.write(f"warning: [{w.get('code')}] {w.get('where')}: {message}\n")
+    stream.flush()
+    return len(warnings)
+
+
 def analyze(args: argparse.Namespace) -> int:
     """``analyze``: the JSON document on stdout; with ``--out`` also in
-    ``analysis.json`` (renamed into place when complete), the CSV tables and the plots."""
+    ``analysis.json`` (renamed into place when complete), the CSV tables and the plots;
+    then the warnings on stderr (:func:`print_warnings`). Exit code 0, or
+    :data:`EXIT_WARNINGS` with ``--strict-evidence`` when there are warnings."""
     doc = _analysed(args, args.ratings)
+    _write_document(doc, args)
+    # the document is out (a reader that left raised on this flush): now the warnings
+    sys.stdout.flush()
+    n_warnings = print_warnings(doc, sys.stderr)
+    return EXIT_WARNINGS if args.strict_evidence and n_warnings else 0
+
+
+def _write_document(doc: Mapping[str, Any], args: argparse.Namespace) -> None:
+    """The document on stdout and, with ``--out``, in its files."""
     stdout = _byte_writer(sys.stdout)
     if args.out is None:
         for piece in json_pieces(doc, indent=args.indent):
             stdout(piece)
         stdout(b"\n")
-        return 0
+        return
     from qoe_analysis.io.plots import write_plots
     from qoe_analysis.io.tables import write_tables
 
@@ -97,7 +138,6 @@ def analyze(args: argparse.Namespace) -> int:
     write_tables(doc, args.out)
     if not args.no_plots:
         write_plots(doc, args.out)
-    return 0
 
 
 def synth(args: argparse.Namespace) -> int:
@@ -173,6 +213,7 @@ def policy_export(args: argparse.Namespace) -> int:
             },
             flows=flows,
             generated_at=args.generated_at,
+            allow_dry_run=args.allow_dry_run,
             **extra,
         )
     text = export_policy(policy, args.format, topology=topology)

@@ -19,6 +19,8 @@ import pandas as pd
 
 from qoe_analysis import __version__
 from qoe_analysis.evidence.notes import NoReliableRatersError, no_reliable_message, pilot_notes
+from qoe_analysis.evidence.planning import planning_section
+from qoe_analysis.evidence.warnings import document_warnings
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
 from qoe_analysis.items import ItemTables, split_items
 from qoe_analysis.jsonable import json_ready, records
@@ -27,8 +29,10 @@ from qoe_analysis.models.information_gain import (
     rapidminer_weights,
     weka_weights,
 )
+from qoe_analysis.models.joint_model import joint_model_section
 from qoe_analysis.models.thresholds import kpi_thresholds
-from qoe_analysis.models.tree import fit_rep_tree
+from qoe_analysis.models.tree import fit_rep_tree, min_leaf_for
+from qoe_analysis.models.tree_evidence import tree_evidence
 from qoe_analysis.models.tree_nodes import TreeNode, predict
 from qoe_analysis.models.tree_rules import tree_rules, tree_to_dict
 from qoe_analysis.report_sections import (
@@ -46,6 +50,7 @@ from qoe_analysis.report_sections import (
 from qoe_analysis.report_sections import rater_status as _rater_status
 from qoe_analysis.scales import Sidecar, primary_item
 from qoe_analysis.schema import AnalysisDocument, Meta, MosByFactor, Notes
+from qoe_analysis.schema.joint_types import JointModel
 from qoe_analysis.schema.model_types import Thresholds, Tree, Weights
 from qoe_analysis.schema.stats_types import Condition, SosSection
 from qoe_analysis.stats.conditions import condition_table
@@ -53,9 +58,13 @@ from qoe_analysis.stats.factor_mos import mos_by_factor
 from qoe_analysis.stats.per_item import ItemStats, condition_records, item_stats, sos_section
 from qoe_analysis.stats.reliability import no_group_reason
 from qoe_analysis.study_factors import (
+    analysed_factors,
     constant_factors,
     factor_columns_in,
     factor_info,
+    merged_factor_pairs,
+    merged_in,
+    select_factors,
     varying_factor_columns,
 )
 from qoe_analysis.tabular import group_codes
@@ -125,7 +134,8 @@ def _validated(df: pd.DataFrame, sidecar: Sidecar | None, acceptable_from: float
         scale=sidecar.item(primary)["scale"],
         acceptance=acceptance,
         acceptable_from=acceptance.get("min", 1),
-        varying=varying_factor_columns(table),
+        # a factor set to the same level on both directions is one factor, both_X
+        varying=analysed_factors(varying_factor_columns(table), merged_factor_pairs(table)),
     )
 
 
@@ -134,9 +144,12 @@ def _reliability(study: Study, *, seed: int, cutoff: float) -> ItemStats:
     return item_stats(study.table, study.scale, seed=seed, reliability_cutoff=cutoff)
 
 
-def _conditions(study: Study, stats: ItemStats, reliable_only: bool, cutoff: float) -> Conditions:
+def _conditions(
+    study: Study, stats: ItemStats, reliable_only: bool, cutoff: float, min_raters: int = 1
+) -> Conditions:
     """The conditions and SOS fits of all raters and of the reliable ones; raises
-    :class:`NoReliableRatersError` when ``reliable_only`` leaves no rating."""
+    :class:`NoReliableRatersError` when ``reliable_only`` would keep fewer than
+    ``min_raters`` raters (or no rating)."""
     table, scale = study.table, study.scale
     reliable = rows_of(table[RATER], stats.reliable_ids)
     # the condition table reads only these columns: copy them alone, not the whole table
@@ -146,13 +159,16 @@ def _conditions(study: Study, stats: ItemStats, reliable_only: bool, cutoff: flo
         else None
     )
     analysed = table[reliable] if reliable_only else table
-    if len(analysed) == 0:
+    if len(analysed) == 0 or (reliable_only and len(stats.reliable_ids) < min_raters):
         gap = None if stats.groups else no_group_reason(table)
-        raise NoReliableRatersError(no_reliable_message(stats.intra, cutoff, gap))
+        message = no_reliable_message(stats.intra, cutoff, gap, max(min_raters, 1))
+        raise NoReliableRatersError(message)
     conds = conds_reliable if reliable_only else stats.conds_all
     assert conds is not None
     present = factor_columns_in(table.columns)
-    network = table.drop_duplicates(SCENARIO).set_index(SCENARIO)[present]
+    # the rows carry ds_X/us_X and, for a merged factor, both_X (study_factors)
+    scenarios = table.drop_duplicates(SCENARIO).set_index(SCENARIO)
+    network = select_factors(scenarios, [*present, *merged_in(study.varying)])
     sos_all = sos_section(stats.conds_all, scale)
     sos_reliable = sos_section(conds_reliable, scale) if conds_reliable is not None else None
     sos_used = sos_reliable if reliable_only else sos_all
@@ -176,7 +192,7 @@ def _target(study: Study, stats: ItemStats, conds: Conditions, reliable_only: bo
         stats.reliable_ids,
         reliable_only,
     )
-    factors = factor_frame(decided)
+    factors = factor_frame(decided, merged_in(study.varying))
     return Target(factors, y, text, group_codes(factors, list(factors.columns)))
 
 
@@ -190,15 +206,20 @@ def _weights(target: Target) -> Weights:
 
 
 def _tree(target: Target, seed: int) -> tuple[TreeNode, Tree]:
-    """The REPTree-style decision tree and its training accuracy."""
+    """The REPTree-style decision tree, its training and cross-validated accuracy, the
+    majority-class accuracy and the recurrence of its root split (models.tree_evidence)."""
     factors, y, profiles = target.factors, target.y, target.profiles
-    root = fit_rep_tree(factors, y, seed=seed, profiles=profiles)
+    min_leaf = min_leaf_for(len(y))
+    root = fit_rep_tree(factors, y, seed=seed, min_leaf=min_leaf, profiles=profiles)
     accuracy = float((predict(root, profiles[1])[profiles[0]] == y).mean())
     section: Tree = {
-        "method": "REPTree recipe: information-gain splits (sklearn, entropy), min 2 per "
-        "leaf, reduced-error pruning on a stratified 1/3 hold-out, back-fitted",
+        "method": "REPTree recipe: information-gain splits (sklearn, entropy), min_leaf = "
+        "max(2, ceil(n/100)) ratings per leaf, reduced-error pruning on a stratified 1/3 "
+        "hold-out, back-fitted; cv_accuracy: stratified k-fold, the recipe refitted per fold",
         "seed": seed,
         "training_accuracy": accuracy,
+        "min_leaf": min_leaf,
+        **tree_evidence(root, profiles, y, seed=seed),
         "root": cast(Any, tree_to_dict(root)),
         "rules": cast(Any, tree_rules(root)),
     }
@@ -222,12 +243,32 @@ def _thresholds(study: Study, target: Target, root: TreeNode) -> Thresholds:
     return plain(cast(Thresholds, thresholds))
 
 
+def _joint(
+    study: Study, stats: ItemStats, conds: Conditions, target: Target, reliable_only: bool
+) -> JointModel:
+    """The joint acceptability model on the target's rows, clustered by their raters, and
+    its corner per pace class (:mod:`qoe_analysis.models.joint_model`)."""
+    decided, _, _ = acceptance_target(
+        study.split,
+        study.primary,
+        study.acceptance,
+        conds.analysed,
+        stats.reliable_ids,
+        reliable_only,
+    )
+    raters = decided[RATER].to_numpy()
+    assert len(raters) == len(target.y)
+    kpis = [c for c in study.varying if c in target.factors.columns]
+    return plain(joint_model_section(target.factors, target.y, raters, kpis))
+
+
 def _meta(
     study: Study, stats: ItemStats, conds: Conditions, target: Target, options: dict[str, Any]
 ) -> Meta:
     table = study.table
     backends = agent_backends(table)
     games = table.drop_duplicates(GAME)[[GAME, PACE]].to_numpy()
+    merged = merged_in(study.varying)
     meta: Meta = {
         "qoe_analysis_version": __version__,
         "n_ratings": len(table),
@@ -237,12 +278,18 @@ def _meta(
         "acceptable_from": study.acceptable_from,
         "reliable_only": options["reliable_only"],
         "reliability_cutoff": options["reliability_cutoff"],
+        "min_reliable_raters": options["min_reliable_raters"],
+        "min_reliable_share": options["min_reliable_share"],
+        "n_reliable_raters": len(stats.reliable_ids),
+        # share of all raters the intra-rater rule calls reliable (what reliable_only keeps)
+        "reliable_share": len(stats.reliable_ids) / max(int(table[RATER].nunique()), 1),
         "seed": options["seed"],
         "games": {str(g): str(p) for g, p in games},
         "factors": list(target.factors.columns),
         "network_factors": study.varying,
         "constant_factors": constant_factors(table),
-        "factor_info": cast(Any, factor_info(factor_columns_in(table.columns))),
+        "factor_info": cast(Any, factor_info([*factor_columns_in(table.columns), *merged])),
+        "merged_factors": merged,
         "primary_item": study.primary,
         "acceptance": cast(Any, study.acceptance),
         "min_response_ms": study.split.sidecar.min_response_ms,
@@ -289,7 +336,7 @@ def _assemble(
     return {
         "meta": _meta(study, stats, conds, target, options),
         "conditions": plain(rows),
-        "mos_by_factor": _mos_by_factor(conds, study.varying),
+        "mos_by_factor": _mos_by_factor(conds, study.varying, study.scale),
         "sos_hypothesis": sos_hypothesis_section(
             study.scale, conds.sos_used, conds.sos_all, conds.sos_reliable
         ),
@@ -298,14 +345,20 @@ def _assemble(
         "weights": weights,
         "tree": tree,
         "thresholds": thresholds,
+        "joint_model": _joint(study, stats, conds, target, options["reliable_only"]),
         "notes": cast(Notes, notes),
         **sections,
+        "warnings": [],  # analyze() fills it last: the rules read every section
+        "planning": planning_section(
+            conds.rows, study.scale, conds.sos_used.get("a"), ratings=conds.analysed
+        ),
     }
 
 
-def _mos_by_factor(conds: Conditions, varying: list[str]) -> MosByFactor:
-    """Pooled MOS per factor level over the conditions of the document."""
-    return mos_by_factor(conds.rows, varying)
+def _mos_by_factor(conds: Conditions, varying: list[str], scale: dict[str, Any]) -> MosByFactor:
+    """Pooled MOS per factor level over the conditions of the document (CIs clipped to
+    the scale)."""
+    return mos_by_factor(conds.rows, varying, bounds=(scale["min"], scale["max"]))
 
 
 def analyze(
@@ -317,6 +370,8 @@ def analyze(
     reliability_cutoff: float = 0.6,
     progress: Progress | None = None,
     sidecar: Sidecar | None = None,
+    min_reliable_raters: int = 3,
+    min_reliable_share: float = 0.5,
 ) -> AnalysisDocument:
     """Full analysis of a ratings table; returns the document (see docs/methods.md).
 
@@ -329,8 +384,12 @@ def analyze(
     results for every item on its scale.
 
     ``reliable_only`` restricts conditions, weights, tree and thresholds to the raters that
-    pass the intra-rater rule (|ρ| > ``reliability_cutoff``) on the primary item; the
-    reliability section and the SOS comparison always cover both groups.
+    pass the intra-rater rule on the primary item (ρ < −``reliability_cutoff`` on a design
+    where a random rater passes with p <= 0.01, :mod:`qoe_analysis.stats.intra_rater`); the
+    reliability section and the SOS comparison always cover both groups. It refuses
+    (:class:`NoReliableRatersError`, with the numbers) when it would keep fewer than
+    ``min_reliable_raters`` raters; ``meta.reliable_share`` (kept / all raters) is compared
+    with ``min_reliable_share`` by the warnings.
     """
 
     def step(fraction: float, stage: str) -> None:
@@ -341,13 +400,15 @@ def analyze(
         "reliable_only": reliable_only,
         "seed": seed,
         "reliability_cutoff": reliability_cutoff,
+        "min_reliable_raters": min_reliable_raters,
+        "min_reliable_share": min_reliable_share,
     }
     step(0.0, "validating")
     study = _validated(df, sidecar, acceptable_from)
     step(0.1, "reliability")
     stats = _reliability(study, seed=seed, cutoff=reliability_cutoff)
     step(0.35, "conditions")
-    conds = _conditions(study, stats, reliable_only, reliability_cutoff)
+    conds = _conditions(study, stats, reliable_only, reliability_cutoff, min_reliable_raters)
     step(0.55, "information_gain")
     target = _target(study, stats, conds, reliable_only)
     weights = _weights(target)
@@ -357,5 +418,7 @@ def analyze(
     thresholds = _thresholds(study, target, root)
     step(0.95, "assembling")
     doc = _assemble(study, stats, conds, target, (weights, tree, thresholds), options)
+    # last: the warnings read every section of the document (docs/methods.md, "Warnings")
+    doc["warnings"] = document_warnings(doc, conds.analysed)
     step(1.0, "done")
     return doc

@@ -19,7 +19,14 @@ from qoe_analysis.schema.stats_types import RaterStatusRow, SosSection
 from qoe_analysis.stats.p913 import R1_THRESHOLD
 from qoe_analysis.stats.per_item import ItemStats
 from qoe_analysis.stats.sos_hypothesis import sos_formula
-from qoe_analysis.study_factors import factor_columns_in, varying_factor_columns
+from qoe_analysis.stats.straight_lining import MIN_RATINGS_PER_SESSION
+from qoe_analysis.study_factors import (
+    analysed_factors,
+    factor_columns_in,
+    merged_factor_pairs,
+    select_factors,
+    varying_factor_columns,
+)
 from qoe_analysis.tidy.columns import AGENT_BACKEND, DRY_RUN, PROVENANCE_COLUMNS
 from qoe_analysis.tidy.design import GAME, PACE, RATER, REQUIRED_COLUMNS
 
@@ -89,21 +96,28 @@ def rows_of(column: pd.Series, values: list[Any]) -> np.ndarray[Any, np.dtype[np
     return column.isin(wanted).to_numpy()
 
 
-def factor_frame(table: pd.DataFrame) -> pd.DataFrame:
+def factor_frame(table: pd.DataFrame, merged: dict[str, list[str]] | None = None) -> pd.DataFrame:
     """The factors: every impairment factor column that varies (registry order; constant
     ones carry no information and are left out), game pace, game (unless it only restates
     the pace), and every extra per-rater/per-session column (provenance columns are no
-    factor: which agent applied an impairment must not explain a rating)."""
+    factor: which agent applied an impairment must not explain a rating).
+
+    A factor whose two directions are equal in every rating is one column ``both_X``
+    (:func:`~qoe_analysis.study_factors.merged_factor_pairs`) in place of ``ds_X``/``us_X``;
+    ``merged`` passes the pairs found on the whole study (default: found on ``table``)."""
     present = set(factor_columns_in(table.columns))
     extra = [
         c
         for c in table.columns
         if c not in REQUIRED_COLUMNS and c not in present and c not in PROVENANCE_COLUMNS
     ]
-    columns = [*varying_factor_columns(table), PACE]
+    varying = varying_factor_columns(table)
+    pairs = merged_factor_pairs(table, varying) if merged is None else merged
+    pairs = {both: pair for both, pair in pairs.items() if pair[0] in varying}
+    columns = [*analysed_factors(varying, pairs), PACE]
     if table[GAME].nunique() > table[PACE].nunique():
         columns.append(GAME)
-    return table[[*columns, *extra]]
+    return select_factors(table, [*columns, *extra])
 
 
 def _bare(frame: pd.DataFrame) -> pd.DataFrame:
@@ -181,6 +195,12 @@ def reliability_section(stats: ItemStats, cutoff: float) -> Reliability:
                 "source": summary["source"],
                 "r1": summary["r1"],
                 "r2": summary["r2"],
+                "status": summary["status"],
+                "reason": summary["reason"],
+                "min_raters_per_condition": summary["min_raters_per_condition"],
+                "min_conditions_per_rater": summary["min_conditions_per_rater"],
+                "n_conditions_used": summary["n_conditions_used"],
+                "n_conditions_total": summary["n_conditions_total"],
                 "passes": summary["passes"],
                 "rejected_per_pass": summary["rejected_per_pass"],
                 "per_rater": cast(Any, records(stats.p913)),
@@ -188,9 +208,11 @@ def reliability_section(stats: ItemStats, cutoff: float) -> Reliability:
                 "not_assessable": stats.status_lists["not_assessable"]["p913"],
             },
             "straight_lining": {
+                "min_ratings_per_session": MIN_RATINGS_PER_SESSION,
                 "sessions": cast(Any, records(flat)),
                 "rejected": sorted(set(flat[RATER].tolist())),
-                # every rater not listed here is reliable: ratings vary in every session
+                # every rater not listed here is reliable: ratings vary in every judged
+                # session
                 "per_rater": cast(
                     Any, records(stats.flat_status[stats.flat_status["status"] != "reliable"])
                 ),

@@ -49,6 +49,53 @@ DELAYS = [0.0, 50.0, 100.0, 150.0]
 LOSSES = [0.0, 0.5, 1.0]
 
 
+def _corner(corner: dict[str, float], scale: float, predicted: float) -> dict[str, Any]:
+    return {
+        "status": "ok",
+        "reason": f"tested maxima scaled by {scale:g}",
+        "target": 0.5,
+        "corner": corner,
+        "tested_max": {k: v / scale for k, v in corner.items()},
+        "scale": scale,
+        "predicted": predicted,
+        "predicted_ci95": [0.5, predicted + 0.1],
+        "observed_share": 0.7,
+        "observed_n": 20,
+        "extrapolated": False,
+    }
+
+
+def hand_joint_model() -> dict[str, Any]:
+    """The joint corners of the hand-made document: fast and all with the bounds the
+    marginal rules of policy 1.0 gave (so that the evaluator's cases keep their numbers),
+    slow without a bound (not acceptable even unimpaired)."""
+    fast = {"ds_delay_ms": 100.0, "us_delay_ms": 140.0, "ds_loss_pct": 0.75, "us_loss_pct": 0.9}
+    every = {"ds_delay_ms": 100.0, "us_delay_ms": 150.0, "ds_loss_pct": 0.75, "us_loss_pct": 0.75}
+    slow = _corner(fast, 0.5, 0.6) | {
+        "status": "no_bound",
+        "reason": "even unimpaired (t -> 0) the lower 95 % bound of P(acceptable) is 0.310 "
+        "< target 0.5",
+        "corner": None,
+        "scale": None,
+        "predicted": None,
+        "predicted_ci95": None,
+        "observed_share": None,
+        "observed_n": 0,
+        "extrapolated": None,
+    }
+    return {
+        "method": "hand-made",
+        "formula": "acceptable ~ 1 + ds_delay_ms + us_delay_ms + ds_loss_pct + us_loss_pct",
+        "status": "ok",
+        "reason": "",
+        "by_pace": {
+            "fast": _corner(fast, 0.5, 0.62),
+            "slow": slow,
+            "all": _corner(every, 0.5, 0.6),
+        },
+    }
+
+
 def hand_analysis() -> dict[str, Any]:
     """A small analysis document whose bounds are known by construction.
 
@@ -164,6 +211,14 @@ def hand_analysis() -> dict[str, Any]:
         },
     ]
     return {
+        "joint_model": hand_joint_model(),
+        "warnings": [
+            {
+                "code": "dominant_raters",
+                "message": "2 of 12 raters gave 60 % of the ratings",
+                "where": "meta",
+            },
+        ],
         "meta": {
             "qoe_analysis_version": "0.1.0",
             "n_ratings": 120,

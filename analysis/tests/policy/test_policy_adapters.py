@@ -35,8 +35,8 @@ def test_faucet_exact(hand_policy: dict[str, Any]) -> None:
             "qoe-policy": [
                 {
                     "rule": {
-                        "description": f"{DOWN}: one-way delay <= 100 ms (tree_split), "
-                        "loss <= 0.75 % (tree_split), DSCP 32",
+                        "description": f"{DOWN}: one-way delay <= 100 ms (joint_logistic), "
+                        "loss <= 0.75 % (joint_logistic), DSCP 32",
                         "eth_type": 0x0800,
                         "ip_proto": 17,
                         "ipv4_src": "198.51.100.7/32",
@@ -46,8 +46,8 @@ def test_faucet_exact(hand_policy: dict[str, Any]) -> None:
                 },
                 {
                     "rule": {
-                        "description": f"{UP}: one-way delay <= 140 ms (symmetric_logistic), "
-                        "loss <= 0.9 % (symmetric_logistic), DSCP 32",
+                        "description": f"{UP}: one-way delay <= 140 ms (joint_logistic), "
+                        "loss <= 0.9 % (joint_logistic), DSCP 32",
                         "eth_type": 0x0800,
                         "ip_proto": 17,
                         "ipv4_dst": "198.51.100.7/32",
@@ -261,7 +261,13 @@ def test_ietf_exact(hand_policy: dict[str, Any]) -> None:
         ("ppm", "9000"),
         ("Kbps", "3000"),
     ]
-    assert "95% CI [120, 170] (logistic_symmetric)" in up_bounds[0]["value-description"]
+    assert up_bounds[0]["value-description"] == (
+        "study bound 140 milliseconds; basis joint_logistic (factor us_delay_ms, the class's "
+        "joint corner); marginal estimate 140 (symmetric_logistic, every other factor at its "
+        "baseline: not a bound)"
+    )
+    assert "raters: 12; ratings analysed: 120 of 120" in service["description"]
+    assert "[dominant_raters] meta: 2 of 12 raters" in templates["qoe-cloud-gaming"]["description"]
 
 
 def test_sub_millisecond_delay_uses_microseconds() -> None:
@@ -312,3 +318,25 @@ def test_ipv6_tcp_selector(hand_doc: dict[str, Any]) -> None:
     criteria = onos_requests(policy, T)["requests"][1]["body"]["selector"]["criteria"]
     assert criteria[0] == {"type": "ETH_TYPE", "ethType": "0x86dd"}
     assert criteria[3] == {"type": "TCP_SRC", "tcpPort": 443}
+
+
+def test_every_format_states_raters_dry_run_share_and_warnings(
+    hand_policy: dict[str, Any],
+) -> None:
+    """Issue 31: an operator sees the evidence in every controller format."""
+    expected = [
+        "raters: 12; ratings analysed: 120 of 120; dry-run share unknown",
+        "cloud-gaming.fast: joint corner ds_delay_ms 100, us_delay_ms 140, ds_loss_pct 0.75, "
+        "us_loss_pct 0.9: predicted P(acceptable) 0.62 (95 % CI 0.50-0.72); 70% acceptable "
+        "of 20 ratings near it",
+        "cloud-gaming.slow: no joint bound: even unimpaired",
+        "[dominant_raters] meta: 2 of 12 raters gave 60 % of the ratings",
+    ]
+    for fmt in ("faucet", "ovs"):
+        comments = [line for line in export_policy(hand_policy, fmt).splitlines() if "#" in line]
+        for text in expected:
+            assert any(text in line for line in comments), (fmt, text)
+    for fmt in ("onos", "rest_qos"):
+        description = json.loads(export_policy(hand_policy, fmt))["description"]
+        for text in expected:
+            assert text in description, (fmt, text)

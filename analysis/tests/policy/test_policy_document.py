@@ -18,64 +18,107 @@ def bounds(policy: dict[str, Any], class_id: str, direction: str) -> dict[str, A
     return {b["metric_type"]: b for b in cls["directions"][direction]["metric_bounds"]}
 
 
+def marginal(policy: dict[str, Any], class_id: str, direction: str) -> dict[str, Any]:
+    """Policy 1.0's bounds, kept under each 2.0 bound's estimates.marginal."""
+    return {k: b["estimates"]["marginal"] for k, b in bounds(policy, class_id, direction).items()}
+
+
 def test_schema_is_valid_and_versioned() -> None:
     schema = load_schema("qoe-policy")
     jsonschema.Draft202012Validator.check_schema(schema)
-    assert schema["$id"] == "urn:qoe-lab:schema:qoe-policy:1.0"
+    assert schema["$id"] == "urn:qoe-lab:schema:qoe-policy:2.0"
     for name in ("measurements", "onos-requests", "ietf-network-slice-service"):
         jsonschema.Draft202012Validator.check_schema(load_schema(name))
 
 
-def test_tree_split_where_the_direction_has_one(hand_policy: dict[str, Any]) -> None:
-    down = bounds(hand_policy, "cloud-gaming.fast", "downstream")
+def test_bounds_are_the_joint_corner(hand_policy: dict[str, Any]) -> None:
+    assert hand_policy["policy_version"] == "2.0"
+    fast = next(c for c in hand_policy["classes"] if c["id"] == "cloud-gaming.fast")
+    assert fast["status"] == "ok"
+    joint = fast["joint"]
+    assert joint["corner"] == {
+        "ds_delay_ms": 100.0,
+        "us_delay_ms": 140.0,
+        "ds_loss_pct": 0.75,
+        "us_loss_pct": 0.9,
+    }
+    assert (joint["predicted"], joint["predicted_ci95"]) == (0.62, [0.5, pytest.approx(0.72)])
+    assert (joint["observed_share"], joint["observed_n"], joint["target"]) == (0.7, 20, 0.5)
+    down, up = (bounds(hand_policy, "cloud-gaming.fast", d) for d in ("downstream", "upstream"))
+    delay = down["one-way-delay-maximum"]
+    assert (delay["bound"], delay["basis"], delay["factor"], delay["tested_max"]) == (
+        100.0,
+        "joint_logistic",
+        "ds_delay_ms",
+        200.0,
+    )
+    assert "reached together with every other bound" in delay["note"]
+    assert (up["one-way-delay-maximum"]["bound"], up["one-way-packet-loss"]["bound"]) == (
+        140.0,
+        0.9,
+    )
+
+
+def test_marginal_estimates_are_kept(hand_policy: dict[str, Any]) -> None:
+    """The 1.0 rules (tree split, symmetric logistic, tested maximum) stay as estimates."""
+    down = marginal(hand_policy, "cloud-gaming.fast", "downstream")
     delay = down["one-way-delay-maximum"]
     assert (delay["bound"], delay["basis"], delay["tested_bracket"]) == (
         100.0,
         "tree_split",
         [50.0, 150.0],
     )
-    # a tree bound's own interval is its tested bracket; the logistic CI (120-170, which
-    # does not contain 100) is listed as the other estimator's, never as the bound's CI
     assert delay["ci95"] is None
-    assert delay["interval"] == {
-        "low": 50.0,
-        "high": 150.0,
-        "kind": "tested_bracket",
-        "estimator": "tree",
-        "extrapolated": True,
-    }
     assert delay["estimates"]["symmetric_logistic_ci95"] == [120.0, 170.0]
-    assert "not an interval around this tree bound" in delay["note"]
-    assert "extrapolates" in delay["note"]
-    assert down["one-way-packet-loss"]["bound"] == 0.75
-
-
-def test_symmetric_estimate_when_direction_not_estimable(hand_policy: dict[str, Any]) -> None:
-    up = bounds(hand_policy, "cloud-gaming.fast", "upstream")
-    assert up["one-way-delay-maximum"]["bound"] == 140.0
+    up = marginal(hand_policy, "cloud-gaming.fast", "upstream")
     assert up["one-way-delay-maximum"]["basis"] == "symmetric_logistic"
-    assert up["one-way-packet-loss"]["bound"] == 0.9
     assert "applied to this direction alone" in up["one-way-packet-loss"]["note"]
-    assert up["one-way-packet-loss"]["estimates"]["logistic_status"] == "not_identifiable"
+    every = marginal(hand_policy, "cloud-gaming", "upstream")
+    assert every["one-way-delay-maximum"]["basis"] == "tree_tested_maximum"
+    assert every["one-way-packet-loss"]["basis"] == "symmetric_tree"
 
 
-def test_tested_maximum_and_symmetric_tree(hand_policy: dict[str, Any]) -> None:
-    up = bounds(hand_policy, "cloud-gaming", "upstream")
-    assert (up["one-way-delay-maximum"]["bound"], up["one-way-delay-maximum"]["basis"]) == (
-        150.0,
-        "tree_tested_maximum",
-    )
-    loss = up["one-way-packet-loss"]
-    assert (loss["bound"], loss["basis"], loss["ci95"]) == (0.75, "symmetric_tree", None)
-    assert "no bounded logistic" in loss["note"]
-
-
-def test_not_acceptable_class(hand_policy: dict[str, Any]) -> None:
+def test_class_without_a_joint_bound(hand_policy: dict[str, Any]) -> None:
     slow = next(c for c in hand_policy["classes"] if c["id"] == "cloud-gaming.slow")
-    assert slow["status"] == "not_acceptable_at_zero"
+    assert slow["status"] == "no_joint_bound"
+    assert "even unimpaired" in slow["joint"]["reason"]
     assert slow["mapping"]["5qi"]["value"] is None
     assert slow["mapping"]["y1541"]["value"] is None
-    assert all(b["bound"] is None for d in slow["directions"].values() for b in d["metric_bounds"])
+    for direction in slow["directions"].values():
+        for b in direction["metric_bounds"]:
+            assert (b["bound"], b["basis"]) == (None, "no_joint_bound")
+            assert "no joint bound: even unimpaired" in b["note"]
+
+
+def test_document_without_joint_model(hand_doc: dict[str, Any]) -> None:
+    del hand_doc["joint_model"]
+    policy = build_policy(hand_doc, provenance={}, generated_at=GENERATED_AT)
+    assert {c["status"] for c in policy["classes"]} == {"no_joint_bound"}
+    assert "no joint model" in policy["classes"][0]["joint"]["reason"]
+
+
+def test_both_directions_factor_bounds_each_direction(hand_doc: dict[str, Any]) -> None:
+    """A merged factor (both_jitter_ms) is one factor whose corner bounds both directions."""
+    fast = hand_doc["joint_model"]["by_pace"]["fast"]
+    fast["corner"]["both_jitter_ms"] = 12.0
+    fast["tested_max"]["both_jitter_ms"] = 24.0
+    hand_doc["meta"]["network_factors"] = [*fast["corner"]]
+    policy = build_policy(hand_doc, provenance={}, generated_at=GENERATED_AT)
+    for direction in ("downstream", "upstream"):
+        jitter = bounds(policy, "cloud-gaming.fast", direction)["one-way-delay-variation-maximum"]
+        assert (jitter["bound"], jitter["factor"]) == (12.0, "both_jitter_ms")
+        assert "one level on both directions" in jitter["note"]
+
+
+def test_dry_run_share_and_warnings(hand_doc: dict[str, Any]) -> None:
+    hand_doc["meta"] |= {"n_ratings_dry_run": 61, "agent_backends": {"dry-run": 61}}
+    with pytest.raises(PolicyError, match=r"61 of 120 ratings \(51%\).*allow_dry_run"):
+        build_policy(hand_doc, provenance={})
+    policy = build_policy(hand_doc, provenance={}, allow_dry_run=True)
+    assert policy["provenance"]["dry_run_share"] == pytest.approx(61 / 120)
+    assert policy["provenance"]["warnings"] == hand_doc["warnings"]
+    hand_doc["meta"]["n_ratings_dry_run"] = 60  # half is not "more than half"
+    assert build_policy(hand_doc, provenance={})["provenance"]["dry_run_share"] == 0.5
 
 
 def test_provenance_target_traffic(hand_policy: dict[str, Any]) -> None:
@@ -142,19 +185,21 @@ def test_schema_rejects_a_broken_policy(hand_policy: dict[str, Any]) -> None:
 
 
 def test_dissertation_design_is_handled_honestly(study_doc: dict[str, Any]) -> None:
-    """Table-4.1 design: per-direction logistic not identifiable, symmetric used + noted."""
+    """Table-4.1 design: per-direction effects are not identified, but P(acceptable) along
+    the tested maxima (both directions raised together) is: every class gets a corner,
+    the same value on both directions, inside the tested range."""
     policy = build_policy(study_doc, provenance={"source": "ratings.csv"}, flows=FAST_FLOW)
     validate_policy(policy)
     for cls in policy["classes"]:
-        for direction in ("downstream", "upstream"):
-            for b in cls["directions"][direction]["metric_bounds"]:
-                assert b["estimates"]["logistic_status"] == "not_identifiable"
-                assert b["basis"] in {"tree_split", "symmetric_logistic", "symmetric_tree"}
-                if b["basis"] == "symmetric_logistic":
-                    th = study_doc["thresholds"]["by_pace"][cls["pace"]]["both"]
-                    key = "max_delay_ms" if "delay" in b["metric_type"] else "max_loss_pct"
-                    assert b["bound"] == th[key]["logistic"]
-                    assert b["ci95"]["low"] == th[key]["ci95_low"]
-                    assert b["ci95"]["low"] <= b["bound"] <= b["ci95"]["high"]
+        joint = study_doc["joint_model"]["by_pace"][cls["pace"]]
+        assert cls["status"] == "ok" and cls["joint"]["corner"] == joint["corner"]
+        assert cls["joint"]["predicted_ci95"][0] == pytest.approx(0.5, abs=1e-9)
+        down = bounds(policy, cls["id"], "downstream")
+        up = bounds(policy, cls["id"], "upstream")
+        for metric, b in down.items():
+            assert b["bound"] == up[metric]["bound"] == joint["corner"][b["factor"]]
+            assert 0 < b["bound"] < b["tested_max"]
+            marginal_basis = b["estimates"]["marginal"]["basis"]
+            assert marginal_basis in {"tree_split", "symmetric_logistic", "symmetric_tree"}
     assert policy["provenance"]["n_ratings"] == 790
     assert policy["provenance"]["n_raters"] == 58

@@ -60,7 +60,7 @@ def test_fast_class(report: dict[str, Any]) -> None:
             "metric_type": "one-way-delay-maximum",
             "measured": 120.0,
             "bound": 100.0,
-            "basis": "tree_split",
+            "basis": "joint_logistic",
         }
     ]
     assert slow["p_acceptable"] == pytest.approx(0.2)

@@ -1,4 +1,5 @@
-"""Every policy bound lies inside its own interval, and every interval inside the physical range."""
+"""Every marginal estimate of a policy lies inside its own interval, every interval inside
+the physical range, and every joint bound between 0 and the tested maximum."""
 
 from __future__ import annotations
 
@@ -20,7 +21,13 @@ def check_policy(policy: dict[str, Any]) -> int:
     checked = 0
     for cls in policy["classes"]:
         for direction in cls["directions"].values():
-            for b in direction["metric_bounds"]:
+            for joint in direction["metric_bounds"]:
+                # the joint bound is the corner: t * tested maximum, t in (0, 1]
+                if joint["bound"] is not None:
+                    assert 0.0 <= joint["bound"] <= joint["tested_max"] * (1 + 1e-12), joint
+                b = joint["estimates"]["marginal"]  # policy 1.0's bound, with its interval
+                if b is None:
+                    continue
                 lo_phys, hi_phys = PHYSICAL[b["metric_type"]]
                 bound, interval, ci = b["bound"], b["interval"], b["ci95"]
                 if bound is None:

@@ -28,28 +28,56 @@ _KPI_WORDS = "delay, jitter or loss"
 
 
 class NoReliableRatersError(RatingsValidationError):
-    """``reliable_only`` was asked for, but no rater passes the intra-rater rule."""
+    """``reliable_only`` was asked for, but fewer raters pass the intra-rater rule than
+    ``min_reliable_raters``."""
 
 
-def no_reliable_message(intra: pd.DataFrame, cutoff: float, design_gap: str | None) -> str:
-    """Why ``reliable_only`` leaves no data: nobody assessable (and what the design lacks)
-    or everybody assessable judged unreliable."""
-    status = intra["status"].astype(str)
-    n_unreliable = int((status == "unreliable").sum())
-    n_na = int((status == "not_assessable").sum())
-    if n_unreliable == 0:
-        lacking = design_gap or (
-            "no rater's sessions cover two or more levels of a scenario group with varying ratings"
-        )
+def _evidence_gap(intra: pd.DataFrame) -> str:
+    """Why the raters that passed on ρ are still not assessable: the smallest chance of a
+    random rater passing on any rater's design (random_pass)."""
+    column = intra["p_random_pass"] if "p_random_pass" in intra.columns else pd.Series([])
+    p = pd.to_numeric(column, errors="coerce").dropna()
+    if p.empty:
         return (
-            f"no rater can be assessed by the intra-rater rule (all {n_na} not assessable): "
-            f"{lacking}; reliable_only would leave no data, so analyse all raters or add a "
-            "one-factor-at-a-time group (baseline + >= 2 levels of one factor)"
+            "no rater's sessions have >= 4 ratings over >= 3 levels of a scenario group, so "
+            "no Spearman rho counts"
         )
     return (
-        f"no rater passes the intra-rater reliability rule (|rho| > {cutoff:g}): "
-        f"{n_unreliable} unreliable, {n_na} not assessable; reliable_only would leave no data"
+        f"on every rater's design a rater rating at random would pass with p >= "
+        f"{float(p.min()):.4f} > 0.01 (more sessions per rater, or groups with more levels, "
+        "give the rule evidence)"
     )
+
+
+def no_reliable_message(
+    intra: pd.DataFrame, cutoff: float, design_gap: str | None, min_raters: int = 1
+) -> str:
+    """Why ``reliable_only`` refuses: how many raters it would keep against the
+    ``min_raters`` needed, the intra-rater statuses, and what the design lacks when nobody
+    can be assessed."""
+    status = intra["status"].astype(str)
+    n_reliable = int((status == "reliable").sum())
+    n_unreliable = int((status == "unreliable").sum())
+    n_na = int((status == "not_assessable").sum())
+    n = len(status)
+    keep = (
+        f"reliable_only would keep {n_reliable} of {n} raters, fewer than "
+        f"min_reliable_raters = {min_raters}"
+    )
+    if n_reliable == 0 and n_unreliable == 0:
+        lacking = design_gap or _evidence_gap(intra)
+        return (
+            f"no rater can be assessed by the intra-rater rule (all {n_na} not assessable): "
+            f"{lacking}; {keep}, so analyse all raters or add a one-factor-at-a-time group "
+            "(baseline + >= 2 levels of one factor) with enough sessions per rater"
+        )
+    counts = f"{n_reliable} reliable, {n_unreliable} unreliable, {n_na} not assessable"
+    if n_reliable == 0:
+        return (
+            f"no rater passes the intra-rater reliability rule (rho < -{cutoff:g} on enough "
+            f"evidence): {counts}; {keep}"
+        )
+    return f"too few raters pass the intra-rater rule (rho < -{cutoff:g}): {counts}; {keep}"
 
 
 def _sessions_per_game(table: pd.DataFrame, sessions: Sessions | None = None) -> dict[str, int]:

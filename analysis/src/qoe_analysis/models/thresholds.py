@@ -9,7 +9,9 @@ P(rating ≥ acceptable_from) ≥ ½ with every other factor at its baseline lev
 (:func:`qoe_analysis.study_factors.baseline_levels`: the neutral value, 0 for delay and
 loss, when tested). Directions: *downstream* (server→client), *upstream*
 (client→server) and *both* (the same value on every direction where the factor varies,
-as in the symmetric scenarios). Two estimates per (pace, direction, factor):
+as in the symmetric scenarios); a merged factor ``both_X`` (both directions equal in every
+rating, :func:`~qoe_analysis.study_factors.merged_factor_pairs`) has the *both* direction
+only. Two estimates per (pace, direction, factor):
 
 * **tree**: P(acceptable | v) is the leaf P(acceptable) of the REP tree averaged over the
   observed rater/session profiles of that pace class (weighted by their rating counts). It

@@ -7,8 +7,9 @@ Recipe (Weka ``weka.classifiers.trees.REPTree`` defaults: ``-M 2 -N 3 -S 1``):
    (unstratified when a class has fewer than 2 rows); the tree is grown on the other 2/3.
 2. Growing is scikit-learn's ``DecisionTreeClassifier(criterion="entropy",
    random_state=seed)`` (splits of maximal information gain) on the distinct factor
-   profiles with their counts as sample weights; at least ``min_leaf`` (= 2) ratings per
-   leaf (``min_weight_fraction_leaf``). Numeric thresholds are then set to the float64
+   profiles with their counts as sample weights; at least ``min_leaf`` ratings per leaf
+   (``min_weight_fraction_leaf``): REPTree's 2 by default, :func:`min_leaf_for` (growing
+   with the number of ratings) in the analysis. Numeric thresholds are then set to the float64
    midpoint between the adjacent distinct values at the node (scikit-learn splits float32
    values), and an earlier factor that splits a node's rows identically replaces the chosen
    one (Weka takes the first attribute on ties; scikit-learn visits features in random
@@ -27,6 +28,7 @@ module, so the printed rules and the predictions cannot disagree.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -35,7 +37,7 @@ import pandas as pd
 from qoe_analysis.models.tree_nodes import TreeNode
 from qoe_analysis.tabular import group_codes
 
-__all__ = ["fit_rep_tree", "reduced_error_prune"]
+__all__ = ["fit_rep_tree", "fit_rep_tree_counts", "min_leaf_for", "reduced_error_prune"]
 
 
 def _encode(factors: pd.DataFrame) -> tuple[pd.DataFrame, list[tuple[str, bool, str | None]]]:
@@ -190,6 +192,18 @@ def _holdout_mask(target: np.ndarray[Any, Any], fraction: float, seed: int) -> n
     return mask
 
 
+def min_leaf_for(n_ratings: float) -> int:
+    """The minimum leaf size for a tree learnt from ``n_ratings`` ratings:
+    ``max(2, ⌈n / 100⌉)`` ratings per leaf of the growing part.
+
+    REPTree's default ``-M 2`` up to 200 ratings; beyond that a leaf must hold at least 1 %
+    of the ratings, so the number of leaves stays below about 100 however many ratings
+    there are, and a leaf is no longer a handful of ratings of one rater (issue 31: a P.809
+    study of 2,500 ratings grew 49 leaves of 2–5 ratings). Chosen so that the example
+    study's thresholds (790 ratings: 8 per leaf) stay where REPTree's 2 put them."""
+    return max(2, math.ceil(float(n_ratings) / 100.0))
+
+
 def fit_rep_tree(
     factors: pd.DataFrame,
     y: np.ndarray[Any, Any],
@@ -205,9 +219,8 @@ def fit_rep_tree(
     With ``prune=False`` the tree is grown on all rows (like REPTree ``-P``); so is it
     with a single rating, which leaves nothing to hold out.
     ``profiles`` may pass precomputed ``group_codes(factors, factors.columns)``.
+    ``min_leaf`` defaults to REPTree's 2; the analysis passes :func:`min_leaf_for`.
     """
-    from sklearn.tree import DecisionTreeClassifier  # type: ignore[import-untyped]
-
     target = np.asarray(y, dtype=np.int64)
     profile_code, table = profiles if profiles is not None else _profiles(factors)
     n_profiles = len(table)
@@ -217,7 +230,26 @@ def fit_rep_tree(
     cell = profile_code * 2 + target
     grow = np.bincount(cell[~held], minlength=2 * n_profiles).reshape(n_profiles, 2)
     hold = np.bincount(cell[held], minlength=2 * n_profiles).reshape(n_profiles, 2)
+    return fit_rep_tree_counts(table, grow, hold, seed=seed, min_leaf=min_leaf, prune=prune)
 
+
+def fit_rep_tree_counts(
+    table: pd.DataFrame,
+    grow: np.ndarray[Any, Any],
+    hold: np.ndarray[Any, Any],
+    *,
+    seed: int = 0,
+    min_leaf: float = 2.0,
+    prune: bool = True,
+) -> TreeNode:
+    """Steps 2–4 of the recipe on the distinct profiles ``table`` (one row per profile) with
+    their class counts: ``grow`` and ``hold`` are (profiles × 2) counts of [not acceptable,
+    acceptable] ratings in the growing part and in the hold-out. With ``prune=False`` the
+    hold-out is ignored (pass zeros)."""
+    from sklearn.tree import DecisionTreeClassifier  # type: ignore[import-untyped]
+
+    grow = np.asarray(grow, dtype=np.int64)
+    hold = np.asarray(hold, dtype=np.int64)
     encoded, meta = _encode(table)
     enc = encoded.to_numpy(dtype=np.float64)
     rows = np.flatnonzero(grow.sum(axis=1) > 0)

@@ -5,8 +5,12 @@ versioned policy JSON described by ``schemas/qoe-policy.schema.json`` and
 ``docs/policy.md``. It is pure (no I/O); ``generated_at`` may be passed for reproducible
 output.
 
-Each class has, per direction and metric, a bound chosen by
-:func:`qoe_analysis.policy.bounds.metric_bound` (the rules are documented there).
+Policy 2.0: each class's bounds, per direction and metric, are the corner of the joint
+acceptability model (:mod:`qoe_analysis.policy.joint`: every bound reached at once keeps
+the lower 95 % bound of the predicted P(acceptable) at the target); the marginal
+estimates of 1.0 (:func:`qoe_analysis.policy.bounds.metric_bound`) are kept under each
+bound's ``estimates.marginal``. A policy learnt mostly from dry-run ratings is refused
+unless ``allow_dry_run``.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from qoe_analysis import __version__
-from qoe_analysis.policy.bounds import finite, metric_bound
+from qoe_analysis.policy.bounds import finite
+from qoe_analysis.policy.joint import check_dry_run, class_joint, direction_bounds, dry_run_share
 from qoe_analysis.policy.schema import PolicyError, validate_policy
 from qoe_analysis.policy.standards import dscp_mapping, select_5qi, select_y1541
 
@@ -30,8 +35,8 @@ __all__ = [
     "build_policy",
 ]
 
-POLICY_VERSION: Final = "1.0"
-POLICY_SCHEMA_ID: Final = "urn:qoe-lab:schema:qoe-policy:1.0"
+POLICY_VERSION: Final = "2.0"
+POLICY_SCHEMA_ID: Final = "urn:qoe-lab:schema:qoe-policy:2.0"
 APPLICATION: Final = "cloud-gaming"
 ALL_PACES: Final = "all"
 DEFAULT_STREAM_KBPS: Final = 3000
@@ -141,15 +146,16 @@ def _target(
     item = str((meta.get("acceptance") or {}).get("item", primary))
     scale = _item_scale(analysis_document, item)
     binary = scale["kind"] == "binary"
+    joint = "the bounds of a class are the corner of the joint model: with every bound "
+    joint += "reached at once, the lower 95 % bound of the predicted "
     if binary:
         label = f"share of '{item} = yes' is >= 50 %"
-        note = f"a bound is the largest value at which P({item} = yes) >= 0.5 with every "
-        note += "other network factor at 0"
+        note = joint + f"P({item} = yes) is >= 0.5"
     else:
         named = "" if item == "overall" and scale["kind"] == "acr5" else f"{item} "
         label = f"share of {named}ratings >= {cut} is >= 50 %"
-        note = "a bound is the largest value at which P(rating >= acceptable_from) >= 0.5 "
-        note += "with every other network factor at 0 (the median rating reaches the target)"
+        note = joint + "P(rating >= acceptable_from) is >= 0.5 (the median rating reaches "
+        note += "the target)"
     same_item = item == primary and not binary
     if same_item:
         note += (
@@ -171,6 +177,17 @@ def _target(
         if same_item
         else [],
     }
+
+
+def _bounded_factors(
+    meta: Mapping[str, Any], per_direction: Mapping[str, Any], joint: Mapping[str, Any]
+) -> set[str]:
+    """The factor columns a bound can refer to: the joint model's, the document's varying
+    factors, and (a document without them) those the marginal thresholds name."""
+    factors = set(joint.get("tested_max") or {}) | set(meta.get("network_factors") or [])
+    for direction, prefix in (("downstream", "ds"), ("upstream", "us")):
+        factors |= {f"{prefix}_{key[4:]}" for key in per_direction.get(direction) or {}}
+    return factors
 
 
 def _min_bound(directions: Mapping[str, Any], metric_type: str) -> float | None:
@@ -216,6 +233,7 @@ def build_policy(
     dscp: int = 32,
     flows: Mapping[str, FlowMatch] | None = None,
     generated_at: str | None = None,
+    allow_dry_run: bool = False,
 ) -> dict[str, Any]:
     """The policy document of a study (see module docstring and docs/policy.md).
 
@@ -227,7 +245,8 @@ def build_policy(
     classes with a selector are written into controller configurations. The default
     (``None``) is a *placeholder* selector on ``"cloud-gaming"`` (``192.0.2.10/32``, RFC
     5737, marked ``placeholder: true``); ``flows={}`` sets none. Raises
-    :class:`PolicyError` on an unusable analysis document.
+    :class:`PolicyError` on an unusable analysis document, and when more than half of the
+    ratings were taken on a dry-run agent unless ``allow_dry_run``.
     """
     try:
         meta = analysis_document["meta"]
@@ -240,6 +259,7 @@ def build_policy(
     if not by_pace:
         why = (analysis_document.get("notes") or {}).get("thresholds", "no KPI threshold")
         raise PolicyError(f"no policy yet: the analysis has no thresholds to bound ({why})")
+    check_dry_run(meta, allow_dry_run)
     if not stream_kbps > 0 or not 0 <= headroom <= 10:
         raise PolicyError("stream_kbps must be > 0 and headroom in 0..10")
     flows = dict(DEFAULT_FLOWS if flows is None else flows)
@@ -256,15 +276,11 @@ def build_policy(
     for pace in order:
         per_direction = by_pace[pace]
         class_id = APPLICATION if pace == ALL_PACES else f"{APPLICATION}.{pace}"
+        joint = class_joint(analysis_document, pace)
+        factors = _bounded_factors(meta, per_direction, joint)
         directions: dict[str, Any] = {}
         for direction, (src, dst) in DIRECTIONS.items():
-            mine = per_direction.get(direction, {})
-            both = per_direction.get("both", {})
-            bounds = [
-                metric_bound(mine[key], both.get(key, {}), mt, u)
-                for key, mt, u in METRICS
-                if key in mine
-            ]
+            bounds = direction_bounds(joint, per_direction, direction, factors, METRICS)
             directions[direction] = {"from": src, "to": dst, "metric_bounds": bounds}
         delay = _min_bound(directions, "one-way-delay-maximum")
         loss = _min_bound(directions, "one-way-packet-loss")
@@ -273,16 +289,14 @@ def build_policy(
             if pace == ALL_PACES
             else games_by_pace.get(pace, [])
         )
-        feasible = all(
-            b["bound"] is not None for d in directions.values() for b in d["metric_bounds"]
-        )
         classes.append(
             {
                 "id": class_id,
                 "application": APPLICATION,
                 "pace": pace,
                 "games": games,
-                "status": "ok" if feasible else "not_acceptable_at_zero",
+                "status": joint["status"],
+                "joint": joint,
                 "directions": directions,
                 "mapping": {
                     "dscp": dscp_mapping(dscp),
@@ -319,6 +333,7 @@ def build_policy(
             "n_sessions": int(meta.get("n_sessions", 0)),
             # how many ratings were taken on a dry-run agent (no impairment reached a kernel)
             "n_ratings_dry_run": meta.get("n_ratings_dry_run"),
+            "dry_run_share": dry_run_share(meta),
             "agent_backends": meta.get("agent_backends"),
             "reliable_only": bool(meta.get("reliable_only", False)),
             "reliability_cutoff": finite(meta.get("reliability_cutoff")),
@@ -326,6 +341,11 @@ def build_policy(
             "analysis_version": meta.get("qoe_analysis_version"),
             "tool": {"name": "qoe-analysis", "version": __version__},
             "generated_at": when,
+            # the analysis document's warnings (what its numbers cannot support)
+            "warnings": [
+                {"code": str(w["code"]), "message": str(w["message"]), "where": str(w["where"])}
+                for w in analysis_document.get("warnings") or []
+            ],
         },
         "traffic": {
             "stream_kbps": float(stream_kbps),

@@ -10,8 +10,8 @@ Per class and path it reports:
   values. The tree's rules also test per-rater factors (age, skill, …) that a path does
   not have: every rule consistent with the path's network values (and the class's pace)
   is used, weighted by its number of ratings n, i.e. the leaf probabilities averaged
-  over the raters of the study. This checks the *combination* of delay and loss, which
-  the marginal bounds do not (each bound holds with the other factors at 0);
+  over the raters of the study: a second opinion on the *combination* of the path's
+  values, beside the bounds (the joint corner of policy 2.0);
 * ``mos_band``: the MOS interval implied by the tested conditions under monotone
   impairment: the MOS of the path is at most the lowest MOS among tested conditions that
   are no worse in every factor, and at least the highest MOS among those that are no

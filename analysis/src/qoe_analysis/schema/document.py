@@ -13,9 +13,11 @@ from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from qoe_analysis.schema.joint_types import JointModel
 from qoe_analysis.schema.model_types import Thresholds, Tree, Weights
 from qoe_analysis.schema.stats_types import (
     ByRule,
+    CiStatus,
     Condition,
     FastRater,
     InterRater,
@@ -33,12 +35,36 @@ from qoe_analysis.schema.stats_types import (
 
 HoldMode = Literal["baseline", "averaged"]
 Level = float | str
+WarningCode = Literal[
+    "thin_evidence",
+    "not_assessable",
+    "few_reliable_raters",
+    "interval_clipped",
+    "no_interval",
+    "extrapolated",
+    "dominant_raters",
+    "dry_run",
+    "collinear_factors",
+    "merged_factors",
+    "model_weak",
+    "marginal_thresholds",
+    "no_joint_bound",
+]
+
+
+class DocWarning(TypedDict):
+    """What the evidence cannot support (:mod:`qoe_analysis.evidence.warnings`): ``where`` is
+    the dotted document path it concerns, ``message`` states the numbers (have / need)."""
+
+    code: WarningCode
+    message: str
+    where: str
 
 
 class FactorInfo(TypedDict):
     """A factor column's registry entry (netem_profile.factors)."""
 
-    direction: Literal["downstream", "upstream"]
+    direction: Literal["downstream", "upstream", "both"]  # both: a merged factor both_X
     key: str
     label: str
     unit: str
@@ -61,12 +87,19 @@ class Meta(TypedDict):
     acceptable_from: float
     reliable_only: bool
     reliability_cutoff: float
+    min_reliable_raters: int
+    min_reliable_share: float
+    n_reliable_raters: int
+    reliable_share: float
     seed: int
     games: dict[str, str]
     factors: list[str]
     network_factors: list[str]
     constant_factors: dict[str, float | str]
     factor_info: dict[str, FactorInfo]
+    #: {"both_X": ["ds_X", "us_X"]}: factors whose two directions are equal in every rating,
+    #: analysed as one factor both_X (qoe_analysis.study_factors.merged_factor_pairs)
+    merged_factors: dict[str, list[str]]
     primary_item: str
     acceptance: Acceptance
     min_response_ms: int
@@ -119,12 +152,14 @@ Notes = TypedDict(
 
 
 class PooledMos(TypedDict):
-    """The ratings of several conditions pooled: MOS ± t(0.975, n − 1)·s/√n."""
+    """The ratings of several conditions pooled: MOS ± t(0.975, n − 1)·s/√n clipped to the
+    scale (``ci95_status``; "n_too_small" also for an untested level, n = 0)."""
 
     n: int
     mos: float | None
     ci95_low: float | None
     ci95_high: float | None
+    ci95_status: CiStatus
     scenarios: list[str]
 
 
@@ -164,6 +199,27 @@ class MosByFactor(TypedDict):
     notes: dict[str, str]
 
 
+SdBasis = Literal["pooled_within_condition", "sos_fitted", "sos_prior"]
+
+
+class Planning(TypedDict):
+    """Raters per condition a design needs (:mod:`qoe_analysis.evidence.planning`): the
+    smallest n with t(1 − (1 − confidence)/2, n − 1)·sd_assumed/√n ≤ half_width, and the
+    screens' minimums, beside the study's median raters per condition."""
+
+    half_width: float
+    confidence: float
+    sd_assumed: float
+    sd_basis: SdBasis
+    sd_source: str
+    raters_per_condition_for_interval: int
+    raters_per_condition_for_p913: int
+    ratings_per_group_for_intra: int
+    levels_per_group_for_intra: int
+    median_raters_per_condition: float | None
+    note: str
+
+
 class ItemSections(TypedDict):
     """The sections about the rating items (``item_report.item_report_sections``)."""
 
@@ -187,4 +243,7 @@ class AnalysisDocument(ItemSections):
     weights: Weights
     tree: Tree
     thresholds: Thresholds
+    joint_model: JointModel
     notes: Notes
+    warnings: list[DocWarning]
+    planning: Planning

@@ -63,10 +63,39 @@ class TreeRule(TypedDict):
     text: str
 
 
-class Tree(TypedDict):
+class SplitRecurrence(TypedDict):
+    """A feature seen at the root of a fold tree or a seed refit: the share of the CV fold
+    trees (None without cross-validation) and of the refits with other seeds whose root
+    splits on it."""
+
+    feature: str
+    share_folds: float | None
+    share_seeds: float | None
+
+
+class TreeEvidence(TypedDict):
+    """How far the tree can be trusted (:mod:`qoe_analysis.models.tree_evidence`):
+    cross-validated accuracy (null with ``cv_note`` when a class has < 2 ratings) beside
+    the majority-class accuracy, and the recurrence of the root split."""
+
+    cv_accuracy: float | None
+    cv_accuracy_sd: float | None
+    cv_folds: int | None
+    cv_note: str | None
+    majority_accuracy: float | None
+    majority_class: Literal["acceptable", "not_acceptable"] | None
+    n_leaves: int
+    top_split_recurrence: list[SplitRecurrence]
+
+
+class Tree(TreeEvidence):
+    """The REP tree: ``min_leaf`` = max(2, ⌈n/100⌉) ratings per leaf
+    (:func:`qoe_analysis.models.tree.min_leaf_for`), its training accuracy and evidence."""
+
     method: str
     seed: int
     training_accuracy: float | None
+    min_leaf: int
     root: TreeNode
     rules: list[TreeRule]
 

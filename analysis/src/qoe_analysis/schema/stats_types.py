@@ -13,6 +13,11 @@ from typing import Literal, NotRequired
 from typing_extensions import TypedDict
 
 RaterStatus = Literal["reliable", "unreliable", "not_assessable"]
+#: A MOS interval's state (docs/methods.md, "Intervals"): inside the scale, clipped to it,
+#: or none (fewer than 2 ratings).
+CiStatus = Literal["ok", "clipped", "n_too_small"]
+#: The subject model's quality interval: as :data:`CiStatus`, or no estimate (not fitted).
+SubjectCiStatus = Literal["ok", "clipped", "n_too_small", "not_fitted"]
 ScaleKind = Literal["acr5", "dcr5", "discrete", "continuous", "binary"]
 
 
@@ -51,8 +56,8 @@ class Item(TypedDict):
 
 class ConditionMos(TypedDict):
     """One condition (scenario × game; game "all" pools the games): n, MOS, SOS, the
-    Student-t 95 % CI of the MOS, %GoB/%PoW and the count per scale point (None on a
-    continuous scale)."""
+    Student-t 95 % CI of the MOS clipped to the scale (``ci95_status``), %GoB/%PoW and the
+    count per scale point (None on a continuous scale)."""
 
     scenario: str
     game: str
@@ -61,6 +66,7 @@ class ConditionMos(TypedDict):
     sos: float | None
     ci95_low: float | None
     ci95_high: float | None
+    ci95_status: CiStatus
     gob_pct: float | None
     pow_pct: float | None
     distribution: dict[str, int] | None
@@ -86,12 +92,16 @@ class SosSection(SosFit):
 
 
 class IntraRater(TypedDict):
-    """Intra-rater Spearman ρ (mean over scenario groups). Its other keys are
-    ``rho_<group>``, the ρ per scenario group (open object)."""
+    """Intra-rater Spearman ρ (mean over the counted (session, group) correlations: >= 4
+    ratings over >= 3 levels). Its other keys are ``rho_<group>``, the ρ per scenario group
+    (open object). ``p_random_pass``: probability that a rater rating uniformly at random
+    passes on this rater's counted design (None: nothing counted); reliable needs <= 0.01."""
 
     rater_id: str
     rho: float | None
     n_correlations: int
+    n_ratings: int
+    p_random_pass: float | None
     reliable: bool
     status: RaterStatus
     reason: str
@@ -113,7 +123,9 @@ class InterRater(TypedDict):
 
 
 class P913Summary(TypedDict):
-    """The ITU-T P.913 screening's rule and passes."""
+    """The ITU-T P.913 screening's rule and passes, on the conditions rated by >=
+    ``min_raters_per_condition`` distinct raters (``status`` "not_assessable": no rater
+    has ``min_conditions_per_rater`` of them)."""
 
     rule: str
     source: str
@@ -122,6 +134,12 @@ class P913Summary(TypedDict):
     r2_threshold: float
     passes: int
     rejected_per_pass: list[list[str]]
+    status: Literal["ok", "not_assessable"]
+    reason: str
+    min_raters_per_condition: int
+    min_conditions_per_rater: int
+    n_conditions_used: int
+    n_conditions_total: int
 
 
 class P913Rater(TypedDict):
@@ -157,6 +175,9 @@ class RuleStatus(TypedDict):
 
 
 class StraightLining(TypedDict):
+    """Flat sessions among those with >= ``min_ratings_per_session`` ratings."""
+
+    min_ratings_per_session: int
     sessions: list[FlatSession]
     rejected: list[str]
     per_rater: list[RuleStatus]
@@ -183,7 +204,8 @@ class RaterStatusRow(TypedDict):
 
 
 class SubjectCondition(TypedDict):
-    """Quality ψ of one condition beside its raw MOS (95 % CI = ψ ± 1.96 se)."""
+    """Quality ψ of one condition beside its raw MOS (95 % CI = ψ ± 1.96 se, clipped to the
+    scale: ``ci95_status``)."""
 
     scenario: str
     game: str
@@ -193,6 +215,7 @@ class SubjectCondition(TypedDict):
     quality_se: float | None
     ci95_low: float | None
     ci95_high: float | None
+    ci95_status: SubjectCiStatus
     block: int
 
 

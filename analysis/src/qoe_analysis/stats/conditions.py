@@ -6,6 +6,10 @@ Definitions (ITU-T P.800 / P.1401 / P.913; Hoßfeld et al., QoMEX 2011):
 * CI = MOS ± t(1 − α/2, n − 1) · SOS / √n with the Student t quantile (P.1401 §7.3).
   ITU-R BT.500 uses the normal quantile 1.96, which is too narrow for small n
   (t(0.975, 9) = 2.262, t(0.975, 29) = 2.045).
+* The interval is then clipped to the scale [L, H] (a MOS cannot leave it) and flagged:
+  ``ci95_status`` = "ok" (inside), "clipped" (an end was moved to L or H) or
+  "n_too_small" (n < 2: no interval, bounds None/NaN) — :func:`bounded_interval`
+  (docs/methods.md, "Intervals").
 * %GoB = share of ratings ≥ 4 ("good or better"), %PoW = share ≤ 2 ("poor or worse") on
   ACR 1..5 (P.800); on a scale from L to H the points 4 and 2 map to L + ¾·(H − L) and
   L + ¼·(H − L) (:func:`qoe_analysis.scales.gob_cut` / :func:`~qoe_analysis.scales.pow_cut`).
@@ -25,20 +29,67 @@ import pandas as pd
 from scipy import stats  # type: ignore[import-untyped]
 
 from qoe_analysis.scales import default_scale, gob_cut, pow_cut, scale_points
+from qoe_analysis.schema.stats_types import CiStatus
 from qoe_analysis.tabular import Grouping, group_codes
 from qoe_analysis.tidy.design import ACR_MAX, ACR_MIN, GAME, RATING, SCENARIO
 
 __all__ = [
     "ALL_GAMES",
+    "CI_STATUSES",
+    "Bounds",
+    "CiStatus",
+    "bounded_interval",
     "condition_table",
     "mos_confidence_interval",
     "rating_histograms",
+    "scale_bounds",
     "summarise_histograms",
     "t_quantile",
 ]
 
 ALL_GAMES = "all"
 _ACR5 = default_scale("acr5")
+
+CI_STATUSES: tuple[CiStatus, ...] = ("ok", "clipped", "n_too_small")
+Bounds = tuple[float, float]
+
+
+def scale_bounds(scale: dict[str, Any]) -> Bounds:
+    """The ends (min, max) of a scale as floats: what a MOS interval is clipped to."""
+    return (float(scale["min"]), float(scale["max"]))
+
+
+def bounded_interval(centre: Any, half: Any, n: Any, bounds: Bounds | None) -> tuple[Any, Any, Any]:
+    """(low, high, status) of the interval centre ± half with each end clipped into
+    ``bounds`` = [L, H].
+
+    Elementwise (arrays or scalars): for n < 2 the bounds are NaN and the status
+    "n_too_small"; else low = min(max(centre − half, L), H), high = min(max(centre + half,
+    L), H) and the status "clipped" when an end lay strictly outside the scale, "ok"
+    otherwise (the numbers are then the unclipped ones, bit for bit). A MOS lies on the
+    scale, so only its outer end can move; an estimate off the scale (the subject model's
+    quality) can get [L, L] or [H, H]. ``bounds`` None: no clipping. The status is an
+    object array (a str for scalar input).
+    """
+    c = np.asarray(centre, dtype=np.float64)
+    h = np.asarray(half, dtype=np.float64)
+    few = np.asarray(n, dtype=np.float64) < 2
+    with np.errstate(invalid="ignore"):
+        low = np.where(few, np.nan, c - h)
+        high = np.where(few, np.nan, c + h)
+        if bounds is None:
+            clipped = np.zeros(np.shape(low), dtype=bool)
+        else:
+            lo, hi = bounds
+            outside = [(end < lo) | (end > hi) for end in (low, high)]
+            clipped = outside[0] | outside[1]
+            # np.clip keeps NaN (no interval) as NaN
+            low = np.where(outside[0], np.clip(low, lo, hi), low)
+            high = np.where(outside[1], np.clip(high, lo, hi), high)
+    status = np.where(few, "n_too_small", np.where(clipped, "clipped", "ok")).astype(object)
+    if np.ndim(low) == 0:
+        return float(low), float(high), str(status)
+    return low, high, status
 
 
 def t_quantile(q: float, df: Any) -> Any:
@@ -49,9 +100,13 @@ def t_quantile(q: float, df: Any) -> Any:
 
 
 def mos_confidence_interval(
-    ratings: Sequence[float] | np.ndarray[Any, Any], level: float = 0.95
+    ratings: Sequence[float] | np.ndarray[Any, Any],
+    level: float = 0.95,
+    *,
+    bounds: Bounds | None = None,
 ) -> tuple[float, float, float]:
-    """Return (MOS, low, high): MOS ± t((1 + level)/2, n − 1)·S/√n (Student t interval).
+    """Return (MOS, low, high): MOS ± t((1 + level)/2, n − 1)·S/√n (Student t interval),
+    clipped to ``bounds`` = (L, H) when given (:func:`bounded_interval`).
 
     The interval is undefined (NaN) for n < 2.
     """
@@ -63,7 +118,8 @@ def mos_confidence_interval(
     if n < 2:
         return (mos, float("nan"), float("nan"))
     half = t_quantile((1.0 + level) / 2.0, n - 1) * float(x.std(ddof=1)) / np.sqrt(n)
-    return (mos, mos - half, mos + half)
+    low, high, _ = bounded_interval(mos, half, n, bounds)
+    return (mos, low, high)
 
 
 def rating_histograms(
@@ -95,20 +151,24 @@ def _summary_frame(
     gob: np.ndarray[Any, Any],
     pow_: np.ndarray[Any, Any],
     index: pd.Index,
+    bounds: Bounds | None,
 ) -> pd.DataFrame:
     """The summary columns per group: n, MOS, SOS, the CI MOS ± t(1 − α/2, n − 1)·SOS/√n
-    (P.1401 §7.3; none for n = 1), %GoB and %PoW (``gob``/``pow_`` given as fractions)."""
+    (P.1401 §7.3; none for n = 1) clipped to ``bounds`` with its ``ci95_status``
+    (:func:`bounded_interval`), %GoB and %PoW (``gob``/``pow_`` given as fractions)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         df = np.maximum(n - 1, 1).astype(np.float64)
         tq = np.where(n > 1, t_quantile((1.0 + level) / 2.0, df), np.nan)
         half = tq * sos / np.sqrt(n)
+    low, high, status = bounded_interval(mos, half, n, bounds)
     return pd.DataFrame(
         {
             "n": n.astype(np.int64),
             "mos": mos,
             "sos": sos,
-            "ci95_low": mos - half,
-            "ci95_high": mos + half,
+            "ci95_low": low,
+            "ci95_high": high,
+            "ci95_status": status,
             "gob_pct": 100.0 * gob,
             "pow_pct": 100.0 * pow_,
         },
@@ -121,9 +181,11 @@ def summarise_histograms(
     level: float = 0.95,
     gob_from: float = 4.0,
     pow_to: float = 2.0,
+    bounds: Bounds | None = None,
 ) -> pd.DataFrame:
-    """n, MOS, SOS (ddof = 1), t-based CI, %GoB (share ≥ ``gob_from``) and %PoW (share ≤
-    ``pow_to``) from rating histograms whose columns are the scale points.
+    """n, MOS, SOS (ddof = 1), t-based CI (clipped to ``bounds``, default the first and
+    last column: the ends of the scale) with ``ci95_status``, %GoB (share ≥ ``gob_from``)
+    and %PoW (share ≤ ``pow_to``) from rating histograms whose columns are the scale points.
 
     SOS² = (Σ cₖ (k − MOS)²) / (n − 1) over levels k with counts cₖ.
     """
@@ -143,6 +205,7 @@ def summarise_histograms(
         gob=c[:, levels >= gob_from].sum(axis=1) / n,
         pow_=c[:, levels <= pow_to].sum(axis=1) / n,
         index=counts.index,
+        bounds=(float(points[0]), float(points[-1])) if bounds is None else bounds,
     )
     for k in levels:
         out[f"n_{k}"] = counts[k].to_numpy()
@@ -155,9 +218,11 @@ def summarise_values(
     level: float = 0.95,
     gob_from: float = 4.0,
     pow_to: float = 2.0,
+    bounds: Bounds | None = None,
 ) -> pd.DataFrame:
     """The columns of :func:`summarise_histograms` (without ``n_k``) from the ratings
-    themselves, per group of ``by`` (continuous scales, where no histogram exists)."""
+    themselves, per group of ``by`` (continuous scales, where no histogram exists); the CI
+    is clipped to ``bounds`` (None: not clipped)."""
     codes, keys = group_codes(df, list(by))
     r = df[RATING].to_numpy(dtype=np.float64)
     frame = pd.DataFrame({"g": codes, "r": r, "gob": r >= gob_from, "pow": r <= pow_to})
@@ -180,6 +245,7 @@ def summarise_values(
         gob=agg["gob"].to_numpy(dtype=np.float64),
         pow_=agg["pw"].to_numpy(dtype=np.float64),
         index=pd.MultiIndex.from_frame(keys),
+        bounds=bounds,
     )
     return out.sort_index()
 
@@ -194,12 +260,17 @@ def condition_table(
     """Statistics per (scenario, game) and per scenario over all games (game = "all").
 
     Returns one row per condition with columns ``scenario, game, n, mos, sos, ci95_low,
-    ci95_high, gob_pct, pow_pct`` and, on a discrete ``scale`` (default ACR-5), the count
-    ``n_k`` of every scale point k. ``conditions`` may pass ``group_codes(df, [SCENARIO,
-    GAME])`` made already.
+    ci95_high, ci95_status, gob_pct, pow_pct`` and, on a discrete ``scale`` (default
+    ACR-5), the count ``n_k`` of every scale point k. The CI is clipped to the scale's
+    [min, max] (:func:`bounded_interval`). ``conditions`` may pass ``group_codes(df,
+    [SCENARIO, GAME])`` made already.
     """
     scale = _ACR5 if scale is None else scale
-    cuts = {"gob_from": gob_cut(scale), "pow_to": pow_cut(scale)}
+    cuts: dict[str, Any] = {
+        "gob_from": gob_cut(scale),
+        "pow_to": pow_cut(scale),
+        "bounds": scale_bounds(scale),
+    }
     points = scale_points(scale)
     if points is None:
         per_game_values = summarise_values(df, [SCENARIO, GAME], level, **cuts)

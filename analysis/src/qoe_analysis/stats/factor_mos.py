@@ -4,7 +4,9 @@ A point pools the ratings of every condition (scenario × game) at that level:
 n = Σ nᵢ, MOS = Σ nᵢ·MOSᵢ / n and the sample variance from the pooled sums of squares,
 s² = (Σ (nᵢ − 1)·SOSᵢ² + Σ nᵢ·(MOSᵢ − MOS)²) / (n − 1) (Chan, Golub & LeVeque 1979), so
 the numbers equal those of the ratings pooled directly. CI = MOS ± t(0.975, n − 1)·s/√n
-(Student t, ITU-T P.1401 §7.3); MOS and CI are None for n = 0, the CI for n < 2.
+(Student t, ITU-T P.1401 §7.3), clipped to the scale with ``ci95_status`` "ok" / "clipped"
+/ "n_too_small" (:func:`qoe_analysis.stats.conditions.bounded_interval`); MOS and CI are
+None for n = 0 (an untested level or cell; status "n_too_small"), the CI for n < 2.
 
 Which conditions enter (hold mode): ``baseline`` keeps those whose other varying factors sit
 at the baseline scenario's values; ``averaged`` keeps all (the other factors averaged over
@@ -34,7 +36,7 @@ from qoe_analysis.schema import (
     MosByFactor,
     PooledMos,
 )
-from qoe_analysis.stats.conditions import ALL_GAMES
+from qoe_analysis.stats.conditions import ALL_GAMES, Bounds, bounded_interval
 from qoe_analysis.tidy.design import GAME, SCENARIO
 
 __all__ = [
@@ -52,7 +54,8 @@ HOLD_MODES: tuple[HoldMode, ...] = ("baseline", "averaged")
 MAX_LEVELS = 24
 METHOD = (
     "MOS of the ratings of all conditions (scenario x game) at a level pooled, 95 % CI = "
-    "MOS +- t(0.975, n - 1) * s / sqrt(n) (Student t, ITU-T P.1401); hold 'baseline': the "
+    "MOS +- t(0.975, n - 1) * s / sqrt(n) (Student t, ITU-T P.1401) clipped to the scale "
+    "(ci95_status 'clipped'; 'n_too_small' below 2 ratings); hold 'baseline': the "
     "other varying factors at the baseline scenario's values, 'averaged': all conditions"
 )
 
@@ -115,9 +118,13 @@ def baseline_scenario(conditions: pd.DataFrame, factors: Sequence[str]) -> str |
 
 
 def _pool(
-    conds: _Conditions, cell: np.ndarray[Any, np.dtype[np.int64]], size: int
+    conds: _Conditions,
+    cell: np.ndarray[Any, np.dtype[np.int64]],
+    size: int,
+    bounds: Bounds | None,
 ) -> list[PooledMos]:
-    """Pooled n, MOS, CI and scenarios of the conditions per cell code (−1: left out)."""
+    """Pooled n, MOS, CI (clipped to ``bounds``) and scenarios of the conditions per cell
+    code (−1: left out)."""
     used = cell >= 0
     codes, n_i, mos_i = cell[used], conds.n[used], conds.mos[used]
     n = np.bincount(codes, weights=n_i, minlength=size)
@@ -127,6 +134,7 @@ def _pool(
             codes, weights=conds.m2[used] + n_i * (mos_i - mos[codes]) ** 2, minlength=size
         )
         half = stats.t.ppf(0.975, n - 1) * np.sqrt(m2 / (n - 1)) / np.sqrt(n)
+    low, high, status = bounded_interval(mos, half, n, bounds)
     pairs = np.unique(codes[n_i > 0] * len(conds.scenarios) + conds.scenario[used][n_i > 0])
     members: list[list[str]] = [[] for _ in range(size)]
     for pair in pairs.tolist():
@@ -139,8 +147,9 @@ def _pool(
             {
                 "n": count,
                 "mos": float(mos[k]) if count else None,
-                "ci95_low": float(mos[k] - half[k]) if ci else None,
-                "ci95_high": float(mos[k] + half[k]) if ci else None,
+                "ci95_low": float(low[k]) if ci else None,
+                "ci95_high": float(high[k]) if ci else None,
+                "ci95_status": status[k],
                 "scenarios": members[k],
             }
         )
@@ -152,10 +161,14 @@ def _codes(values: list[Level], levels: list[Level]) -> np.ndarray[Any, np.dtype
     return np.array([index.get(v, -1) for v in values], dtype=np.int64)
 
 
-def mos_by_factor(conditions: pd.DataFrame, factors: Sequence[str]) -> MosByFactor:
+def mos_by_factor(
+    conditions: pd.DataFrame, factors: Sequence[str], *, bounds: Bounds | None = None
+) -> MosByFactor:
     """The ``mos_by_factor`` section from a condition table (``scenario``, ``game``, ``n``,
     ``mos``, ``sos`` and every factor column; the rows of game "all" are ignored, the
-    per-game rows are pooled instead) and the varying factors in registry order.
+    per-game rows are pooled instead) and the varying factors in registry order. The CIs
+    are clipped to ``bounds`` = (scale min, scale max) (None: not clipped, only flagged
+    "n_too_small").
 
     ``single``: per factor, game (sorted, then "all") and hold mode, one point per level.
     ``pairs``: per unordered pair (registry order), game and hold mode, one cell per
@@ -195,7 +208,7 @@ def mos_by_factor(conditions: pd.DataFrame, factors: Sequence[str]) -> MosByFact
         for game in [*games, ALL_GAMES]:
             for hold in HOLD_MODES:
                 cell = np.where(in_game[game] & held((f,), hold), codes, -1)
-                pooled = _pool(conds, cell, len(levels[f]))
+                pooled = _pool(conds, cell, len(levels[f]), bounds)
                 points: list[FactorPoint] = [
                     {"level": level, **p} for level, p in zip(levels[f], pooled, strict=True)
                 ]
@@ -208,7 +221,7 @@ def mos_by_factor(conditions: pd.DataFrame, factors: Sequence[str]) -> MosByFact
         for game in [*games, ALL_GAMES]:
             for hold in HOLD_MODES:
                 cell = np.where(in_game[game] & held((a, b), hold), codes, -1)
-                pooled = _pool(conds, cell, len(la) * len(lb))
+                pooled = _pool(conds, cell, len(la) * len(lb), bounds)
                 cells: list[GridCell] = [
                     {"a": la[k // len(lb)], "b": lb[k % len(lb)], **p} for k, p in enumerate(pooled)
                 ]

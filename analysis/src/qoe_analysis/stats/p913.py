@@ -19,6 +19,14 @@ remaining ones) until a pass rejects nobody. A subject whose r1 or r2 is undefin
 ratings, or fewer than two conditions / scenarios) and who is not kept by the other
 correlation cannot be judged: status ``not_assessable``, never ``unreliable``; such subjects
 stay in the means.
+
+Evidence (issue 31): a mean over one or two raters correlates a subject mostly with their
+own ratings (a condition rated once gives r1 = 1). So only conditions rated by at least
+:data:`MIN_RATERS_PER_CONDITION` (4) distinct raters are used (the set is fixed before the
+first pass), and a subject with fewer than :data:`MIN_CONDITIONS_PER_RATER` (4) such
+conditions is ``not_assessable`` (never rejected; their ratings on the used conditions stay
+in the means). The summary reports how many conditions remained; its ``status`` is
+``not_assessable`` when no subject can be judged.
 """
 
 from __future__ import annotations
@@ -34,10 +42,20 @@ from qoe_analysis.tabular import Grouping, column_codes, group_codes
 from qoe_analysis.text_order import sort_by_text
 from qoe_analysis.tidy.design import GAME, RATER, RATING, SCENARIO
 
-__all__ = ["R1_THRESHOLD", "R2_THRESHOLD", "p913_iterated_screening"]
+__all__ = [
+    "MIN_CONDITIONS_PER_RATER",
+    "MIN_RATERS_PER_CONDITION",
+    "R1_THRESHOLD",
+    "R2_THRESHOLD",
+    "p913_iterated_screening",
+]
 
 R1_THRESHOLD = 0.75
 R2_THRESHOLD = 0.8
+#: A condition is used only when this many distinct raters rated it …
+MIN_RATERS_PER_CONDITION = 4
+#: … and a rater is judged only with this many used conditions.
+MIN_CONDITIONS_PER_RATER = 4
 
 
 def screening_reasons(
@@ -124,6 +142,18 @@ def _pass(
     return r1, r2
 
 
+def _usable(
+    rater: np.ndarray[Any, Any], cond: np.ndarray[Any, Any], n: int, n_conds: int, min_raters: int
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """(distinct raters per condition, row mask of the used conditions, used conditions per
+    rater), counted on the distinct (rater, condition) pairs."""
+    pairs, _ = sorted_distinct(rater * n_conds + cond, n * n_conds)
+    raters_per_cond = np.bincount(pairs % n_conds, minlength=n_conds)
+    used_cond = raters_per_cond >= min_raters
+    per_rater = np.bincount(pairs // n_conds, used_cond[pairs % n_conds], n).astype(np.int64)
+    return raters_per_cond, used_cond[cond], per_rater
+
+
 def p913_iterated_screening(
     df: pd.DataFrame,
     *,
@@ -131,19 +161,29 @@ def p913_iterated_screening(
     r2_threshold: float = R2_THRESHOLD,
     max_passes: int = 100,
     conditions: Grouping | None = None,
+    min_raters_per_condition: int = MIN_RATERS_PER_CONDITION,
+    min_conditions_per_rater: int = MIN_CONDITIONS_PER_RATER,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """P.913 screening of every rater (module doc).
+    """P.913 screening of every rater (module doc), on the conditions with >=
+    ``min_raters_per_condition`` distinct raters.
 
     Returns the per-rater table ``rater_id, r, r1, r2, status, reason, rejected_in_pass``
     (``r`` = r1 of the first pass, over all raters; r1/r2 of the pass that rejected the
-    rater, else of the last pass) and a summary (thresholds, passes, rejected per pass).
+    rater, else of the last pass; all None for a rater not judged) and a summary
+    (thresholds, passes, rejected per pass, status, reason and the conditions used).
     """
     rater, raters = column_codes(df[RATER])
     cond, conds = group_codes(df, [SCENARIO, GAME]) if conditions is None else conditions
     scen, scens = column_codes(df[SCENARIO])
-    u = df[RATING].to_numpy(dtype=np.float64)
     n = len(raters)
     present = np.bincount(rater, minlength=n) > 0
+    raters_per_cond, rows, used_per_rater = _usable(
+        rater, cond, n, len(conds), min_raters_per_condition
+    )
+    judged = present & (used_per_rater >= min_conditions_per_rater)
+    u = df[RATING].to_numpy(dtype=np.float64)
+    if not rows.all():  # only the used conditions' ratings enter the means and correlations
+        rater, cond, scen, u = rater[rows], cond[rows], scen[rows], u[rows]
     active = present.copy()
     rejected_in = np.zeros(n, dtype=np.int64)  # 0 = never rejected
     r1_final = np.full(n, np.nan)
@@ -153,26 +193,35 @@ def p913_iterated_screening(
     names = np.array([str(x) for x in raters], dtype=object)
     # the rater's mean per HRC (scenario), one point per (rater, scenario) pair
     keys, pair_code = sorted_distinct(rater * len(scens) + scen, n * len(scens))
-    own = np.bincount(pair_code, u) / np.bincount(pair_code)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        own = np.bincount(pair_code, u) / np.bincount(pair_code)
     pairs = (keys // len(scens), keys % len(scens), own)
     pearson = (GroupedPearson(rater, u, n), GroupedPearson(pairs[0], own, n))
-    for k in range(1, max_passes + 1):
+    for k in range(1, max_passes + 1 if judged.any() else 1):
         r1, r2 = _pass(rater, cond, scen, u, active, n, len(conds), len(scens), pairs, pearson)
         if k == 1:
             first_r1 = r1.copy()
         r1_final[active] = r1[active]
         r2_final[active] = r2[active]
-        fail = active & (r1 < r1_threshold) & (r2 < r2_threshold)  # NaN compares False
+        # NaN compares False; a rater with too few used conditions is never rejected
+        fail = active & judged & (r1 < r1_threshold) & (r2 < r2_threshold)
         if not fail.any():
             break
         active &= ~fail
         rejected_in[fail] = k
         per_pass.append(sorted(names[fail].tolist()))
+    for values in (first_r1, r1_final, r2_final):
+        values[~judged] = np.nan  # r over < 4 conditions says nothing: not shown
     kept_by = (r1_final >= r1_threshold) | (r2_final >= r2_threshold)
     status = np.where(
         rejected_in > 0, "unreliable", np.where(kept_by, "reliable", "not_assessable")
     )
     reasons = screening_reasons(r1_final, r2_final, rejected_in, r1_threshold, r2_threshold)
+    for i in np.flatnonzero(present & ~judged).tolist():
+        reasons[i] = (
+            f"{used_per_rater[i]} condition(s) rated by >= {min_raters_per_condition} raters, "
+            f"fewer than the {min_conditions_per_rater} needed to correlate with the others"
+        )
     table = pd.DataFrame(
         {
             RATER: names,
@@ -188,6 +237,13 @@ def p913_iterated_screening(
     )
     table.loc[rejected_in == 0, "rejected_in_pass"] = None
     table = sort_by_text(table[present], RATER)
+    evidence = _evidence(
+        raters_per_cond,
+        int(judged.sum()),
+        int(present.sum()),
+        min_raters_per_condition,
+        min_conditions_per_rater,
+    )
     summary = {
         "rule": f"reject when r1 < {r1_threshold:g} and r2 < {r2_threshold:g}; repeat until "
         "a pass rejects nobody",
@@ -200,5 +256,37 @@ def p913_iterated_screening(
         "r2_threshold": r2_threshold,
         "passes": len(per_pass) + 1,
         "rejected_per_pass": per_pass,
+        **evidence,
     }
     return table, summary
+
+
+def _evidence(
+    raters_per_cond: np.ndarray[Any, Any],
+    n_judged: int,
+    n_raters: int,
+    min_raters: int,
+    min_conditions: int,
+) -> dict[str, Any]:
+    """The summary's evidence keys: status, reason and the conditions used."""
+    present = raters_per_cond[raters_per_cond > 0]
+    used, total = int((present >= min_raters).sum()), int(present.size)
+    most = int(present.max()) if present.size else 0
+    counts = (
+        f"{used} of {total} conditions (scenario x game) are rated by >= {min_raters} "
+        f"distinct raters (the most raters on one condition: {most})"
+    )
+    if n_judged:
+        status = "ok"
+        reason = f"{counts}; {n_judged} of {n_raters} raters have >= {min_conditions} of them"
+    else:
+        status = "not_assessable"
+        reason = f"{counts}; no rater has >= {min_conditions} of them, so nobody is judged"
+    return {
+        "status": status,
+        "reason": reason,
+        "min_raters_per_condition": min_raters,
+        "min_conditions_per_rater": min_conditions,
+        "n_conditions_used": used,
+        "n_conditions_total": total,
+    }

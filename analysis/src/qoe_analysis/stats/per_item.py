@@ -117,7 +117,9 @@ def item_stats(
         table=table,
         scale=scale,
         groups=groups,
-        intra=intra_rater_reliability(table, groups, cutoff=reliability_cutoff, sessions=sessions),
+        intra=intra_rater_reliability(
+            table, groups, cutoff=reliability_cutoff, sessions=sessions, scale=scale
+        ),
         p913=p913,
         p913_summary=p913_summary,
         flat=flat,
@@ -125,7 +127,9 @@ def item_stats(
         inter=inter_rater_agreement(table, groups, seed=seed, sessions=sessions),
         sessions=sessions,
         conds_all=condition_table(table, scale=scale, conditions=conditions),
-        subject=fit_subject_model(table, conditions=conditions),
+        subject=fit_subject_model(
+            table, conditions=conditions, bounds=(scale["min"], scale["max"])
+        ),
     )
 
 

@@ -3,7 +3,11 @@ bias and inconsistency, with 95 % confidence intervals.
 
 The model and its fit on integer-coded arrays: :mod:`qoe_analysis.stats.subject_model_mle`
 (whose names are re-exported here). 95 % CI = estimate ± 1.95996·se (sureal); the lower
-limit of the inconsistency is clipped at 0.
+limit of the inconsistency is clipped at 0. The quality ψ_j lives on the rating scale: its
+interval is clipped to the scale's [min, max] when ``bounds`` are given, with
+``ci95_status`` "ok" / "clipped" / "n_too_small" (n < 2 ratings: no interval) as for the
+MOS (:func:`qoe_analysis.stats.conditions.bounded_interval`), or "not_fitted" (no
+estimate: the condition is left out of the fit).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from qoe_analysis.stats.conditions import Bounds, bounded_interval
 from qoe_analysis.stats.design_blocks import Array, connected_parts
 from qoe_analysis.stats.subject_model_mle import (
     MAX_ITERATIONS,
@@ -73,11 +78,14 @@ def fit_subject_model(
     tol: float = TOLERANCE,
     max_iter: int = MAX_ITERATIONS,
     conditions: Grouping | None = None,
+    bounds: Bounds | None = None,
 ) -> SubjectModelFit:
     """Fit the subject model to a ratings table (conditions = scenario × game by default;
     ``conditions`` may pass ``group_codes(df, condition_columns)`` made already).
 
-    ``conditions`` has the condition columns, n, mos, quality, quality_se, ci95_low/high;
+    ``conditions`` has the condition columns, n, mos, quality, quality_se, ci95_low/high
+    (ψ ± 1.95996·se clipped to ``bounds`` = (scale min, scale max); None: not clipped) and
+    ci95_status (module docstring);
     ``raters`` has rater_id, n, bias (+ se, CI), inconsistency (+ se, CI) and status
     (``fitted`` / ``not_identifiable``); ``block`` is the connected part of the design
     (0 = the main one, −1 = not fitted): qualities compare only within a block.
@@ -104,7 +112,8 @@ def fit_subject_model(
         for issue in fit.issues
     ]
     n_j = np.bincount(cond_codes, minlength=n_c)
-    q_low, q_high = _ci(fit.quality, fit.quality_se)
+    q_low, q_high, q_status = bounded_interval(fit.quality, Z95 * fit.quality_se, n_j, bounds)
+    q_status[(n_j >= 2) & ~np.isfinite(fit.quality)] = "not_fitted"
     cond_table = conds[list(columns)].copy().reset_index(drop=True)
     cond_table["n"] = n_j
     cond_table["mos"] = np.bincount(cond_codes, u, n_c) / np.maximum(n_j, 1)
@@ -112,6 +121,7 @@ def fit_subject_model(
     cond_table["quality_se"] = fit.quality_se
     cond_table["ci95_low"] = q_low
     cond_table["ci95_high"] = q_high
+    cond_table["ci95_status"] = q_status
     cond_table["block"] = np.where(fit.condition_fitted, fit.condition_block, -1)
     b_low, b_high = _ci(fit.bias, fit.bias_se)
     v_low, v_high = _ci(fit.inconsistency, fit.inconsistency_se, low_clip=0.0)

@@ -18,7 +18,8 @@ estimates of the last iteration are returned with the final change).
 
 Standard errors from the diagonal of the Fisher information at the optimum (as sureal):
 se(ψ_j) = (Σ_obs 1/υ_i²)^−½, se(Δ_i) = υ_i/√n_i, se(υ_i) = υ_i/√(2 n_i); 95 % CI =
-estimate ± 1.95996·se.
+estimate ± 1.95996·se (made by :mod:`qoe_analysis.stats.subject_model`, which clips the
+quality's interval to the rating scale and flags it, docs/methods.md "Intervals").
 
 Identifiability (checked before and after fitting; the offending raters/conditions are
 listed with the reason and left out unless said otherwise; the status is then

@@ -16,6 +16,8 @@ __all__ = [
     "exported_flows",
     "has_jitter_bounds",
     "header_lines",
+    "provenance_lines",
+    "provenance_text",
 ]
 
 #: The policy's jitter metric (RFC 9543 / IETF slice model: one-way delay variation).
@@ -165,6 +167,58 @@ def exported_flows(policy: Mapping[str, Any]) -> list[ExportedFlow]:
     return flows
 
 
+def _corner_text(corner: Mapping[str, float]) -> str:
+    return ", ".join(f"{k} {v:.4g}" for k, v in corner.items())
+
+
+def provenance_lines(policy: Mapping[str, Any]) -> list[str]:
+    """What an operator must know about the evidence: raters, dry-run share, each class's
+    joint corner (or why it has none) and the analysis document's warnings."""
+    prov = policy["provenance"]
+    share = prov.get("dry_run_share")
+    if share is None:
+        dry = "dry-run share unknown (the ratings carry no agent provenance)"
+    else:
+        dry = (
+            f"dry-run ratings: {prov.get('n_ratings_dry_run')} of {prov['n_ratings']} ({share:.0%})"
+        )
+        if share > 0.5:
+            dry += " - learnt mostly from play without any impairment applied"
+    lines = [
+        f"raters: {prov['n_raters']}; ratings analysed: {prov['n_ratings_analysed']} of "
+        f"{prov['n_ratings']}; {dry}"
+    ]
+    for cls in policy["classes"]:
+        joint = cls.get("joint") or {}
+        if joint.get("status") != "ok":
+            lines.append(f"{cls['id']}: no joint bound: {joint.get('reason', 'unknown')}")
+            continue
+        ci = joint.get("predicted_ci95") or [float("nan")] * 2
+        seen = joint.get("observed_share")
+        observed = "no rating" if seen is None else f"{seen:.0%} acceptable"
+        lines.append(
+            f"{cls['id']}: joint corner {_corner_text(joint['corner'])}: predicted "
+            f"P(acceptable) {joint['predicted']:.2f} (95 % CI {ci[0]:.2f}-{ci[1]:.2f}); "
+            f"{observed} of {joint.get('observed_n', 0)} ratings near it"
+            + (
+                "; extrapolated (no tested condition reaches it)"
+                if joint.get("extrapolated")
+                else ""
+            )
+        )
+    warnings = prov.get("warnings") or []
+    lines.append(f"warnings of the analysis: {len(warnings) or 'none'}")
+    lines += [f"  [{w['code']}] {w['where']}: {w['message']}" for w in warnings]
+    return lines
+
+
+def provenance_text(policy: Mapping[str, Any]) -> str:
+    """:func:`provenance_lines` as one text (description fields of the JSON formats)."""
+    return "QoE Lab policy provenance: " + "; ".join(
+        line.strip() for line in provenance_lines(policy)
+    )
+
+
 def header_lines(policy: Mapping[str, Any], fmt: str, limits: list[str]) -> list[str]:
     """Comment lines (without the comment marker) for text formats."""
     prov = policy["provenance"]
@@ -175,6 +229,7 @@ def header_lines(policy: Mapping[str, Any], fmt: str, limits: list[str]) -> list
         f"(id {study.get('id')}, version {study.get('version')}); "
         f"{prov['n_raters']} raters, {prov['n_ratings_analysed']} ratings analysed, "
         f"reliable_only={str(prov['reliable_only']).lower()}; generated {prov['generated_at']}",
+        *provenance_lines(policy),
         f"target: {policy['target']['label']}",
         "Not expressible here (see docs/policy.md):",
     ]

@@ -33,7 +33,12 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from qoe_analysis.policy.adapters.common import JITTER_METRIC, Topology, exported_flows
+from qoe_analysis.policy.adapters.common import (
+    JITTER_METRIC,
+    Topology,
+    exported_flows,
+    provenance_text,
+)
 
 __all__ = ["ietf_slice_services", "metric_bounds", "to_ietf_json"]
 
@@ -95,16 +100,19 @@ def metric_bounds(
 
 
 def _describe(bound: Mapping[str, Any]) -> str:
+    """The bound, its basis and the marginal estimate beside it (policy 2.0)."""
     value = bound["bound"]
     text = f"{value:g} {bound['metric_unit']}" if value is not None else "none"
-    interval = bound.get("interval")
-    ci = bound.get("ci95")
-    if ci:
-        text += f"; 95% CI [{ci['low']:.4g}, {ci['high']:.4g}] ({ci['source']})"
-    elif interval:  # a tree bound: the tested levels around it, its only interval
-        high = "open" if interval["high"] is None else f"{interval['high']:.4g}"
-        text += f"; {interval['kind']} [{interval['low']:.4g}, {high}] ({interval['estimator']})"
-    return f"study bound {text}; basis {bound['basis']}"
+    text = f"study bound {text}; basis {bound['basis']}"
+    if bound.get("factor"):
+        text += f" (factor {bound['factor']}, the class's joint corner)"
+    marginal = (bound.get("estimates") or {}).get("marginal") or {}
+    if marginal.get("bound") is not None:
+        text += (
+            f"; marginal estimate {marginal['bound']:g} ({marginal['basis']}, every other "
+            "factor at its baseline: not a bound)"
+        )
+    return text
 
 
 _ABSENT: Mapping[str, Any] = {"bound": None, "metric_unit": "", "basis": "not varied"}
@@ -140,7 +148,7 @@ def ietf_slice_services(policy: Mapping[str, Any], topology: Topology) -> dict[s
             {
                 "id": f"qoe-{cls['id']}",
                 "description": f"QoE Lab: {cls['id']} ({policy['target']['label']}); "
-                "tighter of the downstream and upstream bounds",
+                "tighter of the downstream and upstream bounds; " + provenance_text(policy),
                 "slo-policy": {
                     "metric-bound": metric_bounds(
                         delay,
@@ -195,7 +203,7 @@ def ietf_slice_services(policy: Mapping[str, Any], topology: Topology) -> dict[s
             {
                 "id": f"qoe-{cls['id']}",
                 "description": f"QoE Lab policy for {cls['id']} (generated "
-                f"{policy['provenance']['generated_at']})",
+                f"{policy['provenance']['generated_at']}); " + provenance_text(policy),
                 "slo-sle-template": f"qoe-{cls['id']}",
                 "sdps": {
                     "sdp": [

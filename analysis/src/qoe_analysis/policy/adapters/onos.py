@@ -31,7 +31,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from qoe_analysis.policy.adapters.common import Topology, exported_flows
+from qoe_analysis.policy.adapters.common import Topology, exported_flows, provenance_text
 
 __all__ = ["onos_requests", "to_onos_json"]
 
@@ -80,7 +80,7 @@ def onos_requests(policy: Mapping[str, Any], topology: Topology) -> dict[str, An
                 {
                     "flow": f.name,
                     "what": "intent",
-                    "reason": "no delay bound (class not acceptable)",
+                    "reason": "no delay bound (the class has no joint bound)",
                 }
             )
             continue
@@ -138,6 +138,7 @@ def onos_requests(policy: Mapping[str, Any], topology: Topology) -> dict[str, An
     return {
         "controller": "onos",
         "api": "ONOS northbound REST API (/onos/v1)",
+        "description": provenance_text(policy),
         "generated_at": policy["provenance"]["generated_at"],
         "requests": requests,
         "not_expressed": not_expressed,

@@ -23,7 +23,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from qoe_analysis.policy.adapters.common import Topology, exported_flows
+from qoe_analysis.policy.adapters.common import Topology, exported_flows, provenance_text
 
 __all__ = ["OVSDB_ADDR", "rest_qos_requests", "to_rest_qos_json"]
 
@@ -119,6 +119,7 @@ def rest_qos_requests(policy: Mapping[str, Any], topology: Topology) -> dict[str
     return {
         "controller": "rest_qos",
         "api": "os-ken/Ryu rest_qos (ryu.app.rest_qos)",
+        "description": provenance_text(policy),
         "generated_at": policy["provenance"]["generated_at"],
         "requests": requests,
         "not_expressed": [
