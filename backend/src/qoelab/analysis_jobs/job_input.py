@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from qoelab.analysis_jobs.models import AnalysisJob, JobState
+from qoelab.analysis_jobs.models import OPTION_FIELDS, AnalysisJob, JobState
 from qoelab.core.background_jobs import JobSuperseded
 from qoelab.exports import tidy
 from qoelab.studies.models import Study
@@ -66,8 +66,8 @@ def reuse_result(job: AnalysisJob, mine: QuerySet[AnalysisJob]) -> bool:
         AnalysisJob.objects.filter(
             study_id=job.study_id,
             study_version=job.study_version,
-            reliable_only=job.reliable_only,
             input_sha256=job.input_sha256,
+            **{name: getattr(job, name) for name in OPTION_FIELDS},
             state=JobState.SUCCEEDED,
         )
         .exclude(pk=job.pk)

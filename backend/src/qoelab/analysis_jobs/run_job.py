@@ -91,6 +91,8 @@ def run_analysis_job(job_id: int, *, worker: str) -> str:
             result: dict[str, Any] = analyze(
                 table,
                 reliable_only=job.reliable_only,
+                min_reliable_raters=job.min_reliable_raters,
+                min_reliable_share=job.min_reliable_share,
                 seed=0,
                 progress=progress,
                 sidecar=sidecar,

@@ -22,7 +22,12 @@ from django.db.models.functions import Coalesce
 
 from qoelab.analysis_jobs.job_input import NO_RATINGS, input_digest
 from qoelab.analysis_jobs.job_response import with_result_text
-from qoelab.analysis_jobs.models import AnalysisJob, JobState
+from qoelab.analysis_jobs.models import (
+    DEFAULT_MIN_RELIABLE_RATERS,
+    DEFAULT_MIN_RELIABLE_SHARE,
+    AnalysisJob,
+    JobState,
+)
 from qoelab.analysis_jobs.tasks import run_analysis
 from qoelab.core.errors import BadRequest
 from qoelab.ratings.models import Rating
@@ -44,6 +49,7 @@ class NothingToAnalyse(BadRequest):
 
 __all__ = [
     "NO_RATINGS",
+    "AnalysisOptions",
     "JobRequest",
     "NothingToAnalyse",
     "cache_key",
@@ -52,6 +58,29 @@ __all__ = [
     "live_job",
     "request_analysis",
 ]
+
+
+@dataclass(frozen=True)
+class AnalysisOptions:
+    """The options of ``qoe_analysis.analyze`` a results request may set.
+
+    ``min_reliable_raters`` / ``min_reliable_share`` act only with ``reliable_only`` (the
+    analysis refuses with fewer reliable raters, warns below the share); without it they
+    are stored as the defaults, so that they do not split the cache of one analysis.
+    """
+
+    reliable_only: bool = False
+    min_reliable_raters: int = DEFAULT_MIN_RELIABLE_RATERS
+    min_reliable_share: float = DEFAULT_MIN_RELIABLE_SHARE
+
+    def key(self) -> dict[str, Any]:
+        """The job fields of these options (see the class docstring for the defaults)."""
+        acting = self if self.reliable_only else AnalysisOptions()
+        return {
+            "reliable_only": self.reliable_only,
+            "min_reliable_raters": int(acting.min_reliable_raters),
+            "min_reliable_share": float(acting.min_reliable_share),
+        }
 
 
 @dataclass(frozen=True)
@@ -84,7 +113,7 @@ def data_version_of(study_id: int) -> tuple[int, int]:
     return version, own + of_sessions
 
 
-def cache_key(study: Study, *, reliable_only: bool) -> dict[str, Any]:
+def cache_key(study: Study, options: AnalysisOptions) -> dict[str, Any]:
     """The job's key: the study, both versions as stored now, and the options.
 
     The counters are read from the database, not from ``study``, which may have been
@@ -95,7 +124,7 @@ def cache_key(study: Study, *, reliable_only: bool) -> dict[str, Any]:
         "study_id": study.pk,
         "study_version": version,
         "data_version": data_version,
-        "reliable_only": reliable_only,
+        **options.key(),
     }
 
 
@@ -113,14 +142,22 @@ def has_ratings_to_analyse(study: Study) -> bool:
     )
 
 
-def request_analysis(study: Study, *, reliable_only: bool, user: Any = None) -> JobRequest:
+def request_analysis(
+    study: Study,
+    *,
+    reliable_only: bool,
+    min_reliable_raters: int = DEFAULT_MIN_RELIABLE_RATERS,
+    min_reliable_share: float = DEFAULT_MIN_RELIABLE_SHARE,
+    user: Any = None,
+) -> JobRequest:
     """The job for the study's current data: an existing one (cached) or a new, queued one.
 
-    Raises :class:`NothingToAnalyse` when there is no rating of a completed session. Two
-    requests at once create one job (the unique constraint on the key; the loser answers
-    with the winner's job).
+    The options are :class:`AnalysisOptions`'. Raises :class:`NothingToAnalyse` when there
+    is no rating of a completed session. Two requests at once create one job (the unique
+    constraint on the key; the loser answers with the winner's job).
     """
-    key = cache_key(study, reliable_only=reliable_only)
+    options = AnalysisOptions(reliable_only, min_reliable_raters, min_reliable_share)
+    key = cache_key(study, options)
     existing = live_job(key)
     if existing is not None:
         return JobRequest(existing, cached=True)

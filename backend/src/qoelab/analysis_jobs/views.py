@@ -65,7 +65,7 @@ class StudyAnalysisView(APIView):
         responses={
             200: AnalysisJobSerializer,
             202: AnalysisJobSerializer,
-            400: OpenApiResponse(description="nothing to analyse"),
+            400: OpenApiResponse(description="nothing to analyse, or an option out of range"),
             404: OpenApiResponse(description="no such study (or no access)"),
         },
     )
@@ -75,12 +75,21 @@ class StudyAnalysisView(APIView):
         The cached job is the one of the study's current version and data version: found
         without reading the ratings. A new job builds the ratings table in the background;
         poll it (``GET /analysis-jobs/{id}/``) for its state, stage and progress.
+
+        With ``reliable_only``, fewer reliable raters than ``min_reliable_raters`` make the
+        job fail, its ``error`` the analysis' reason with the numbers (the request itself
+        succeeds: the raters are known only once the job has screened them).
         """
         study = get_object_or_404(accessible_studies(request.user), pk=pk)
         serializer = AnalysisRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         outcome = request_analysis(
-            study, reliable_only=serializer.validated_data["reliable_only"], user=request.user
+            study,
+            reliable_only=data["reliable_only"],
+            min_reliable_raters=data["min_reliable_raters"],
+            min_reliable_share=data["min_reliable_share"],
+            user=request.user,
         )
         # A new job may have run already (tasks in-process run when the job is committed).
         job = (

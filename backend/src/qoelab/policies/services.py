@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
-from qoelab.core.errors import Conflict
+from qoelab.core.errors import BadRequest, Conflict
 from qoelab.studies.models import Study
 
 # The formats of qoe_analysis.policy.FORMATS, repeated so that loading the URL map does not
@@ -20,6 +20,17 @@ FORMATS = ("json", "faucet", "ovs", "onos", "rest_qos", "ietf")
 
 class NoFinishedAnalysis(Conflict):
     """The study's current version has no succeeded analysis job to build a policy from (409)."""
+
+
+class DryRunPolicy(BadRequest):
+    """The analysis learnt mostly from dry-run ratings (unimpaired play) and the request did
+    not allow that (400, ``code`` "dry_run"; ``allow_dry_run=true`` exports it anyway).
+
+    The code lets the Policy tab offer "export anyway" instead of a plain error.
+    """
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "code": "dry_run"}
 
 
 @dataclass(frozen=True)
@@ -65,13 +76,16 @@ def study_policy(
     *,
     stream_kbps: float,
     flow: FlowSelector | None,
+    allow_dry_run: bool = False,
 ) -> dict[str, Any]:
     """The policy document for ``study`` from ``job``'s analysis result.
 
     Without ``flow`` the policy carries the documentation-address placeholder selector of
-    :func:`qoe_analysis.policy.build_policy`, marked ``placeholder: true``.
+    :func:`qoe_analysis.policy.build_policy`, marked ``placeholder: true``. A policy learnt
+    mostly from dry-run ratings is refused (:class:`DryRunPolicy`) unless ``allow_dry_run``;
+    any other unusable analysis raises the analysis package's ``PolicyError``.
     """
-    from qoe_analysis.policy import build_policy
+    from qoe_analysis.policy import PolicyError, build_policy
 
     provenance = {
         "study_id": study.pk,
@@ -79,10 +93,26 @@ def study_policy(
         "study_version": job.study_version,
         "source": f"QoE Lab analysis job {job.pk} ({job.input_rows} ratings)",
     }
-    policy: dict[str, Any] = build_policy(
-        job.result or {},
-        provenance=provenance,
-        stream_kbps=stream_kbps,
-        flows=flow.as_flows() if flow is not None else None,
-    )
-    return policy
+
+    def build(allowed: bool) -> dict[str, Any]:
+        policy: dict[str, Any] = build_policy(
+            job.result or {},
+            provenance=provenance,
+            stream_kbps=stream_kbps,
+            flows=flow.as_flows() if flow is not None else None,
+            allow_dry_run=allowed,
+        )
+        return policy
+
+    try:
+        return build(allow_dry_run)
+    except PolicyError as refusal:
+        if allow_dry_run:
+            raise
+        # The dry-run rule is the one refusal that allow_dry_run lifts: tell it apart by
+        # building once more with it allowed (only on a refusal), not by the message's words.
+        try:
+            build(True)
+        except PolicyError:
+            raise refusal from None
+        raise DryRunPolicy(f"{refusal}; in this API: allow_dry_run=true") from refusal

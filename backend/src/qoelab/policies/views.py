@@ -29,6 +29,13 @@ class PolicyQuerySerializer(serializers.Serializer[dict[str, object]]):
     server_ip = serializers.IPAddressField(required=False, protocol="IPv4")
     server_port = serializers.IntegerField(required=False, min_value=1, max_value=65535)
     protocol = serializers.ChoiceField(choices=["udp", "tcp"], default="udp")
+    allow_dry_run = serializers.BooleanField(
+        default=False,
+        help_text=(
+            "export a policy learnt mostly (> 50 %) from dry-run ratings (unimpaired play); "
+            "without it such a policy is refused with 400, code dry_run"
+        ),
+    )
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         if "server_port" in attrs and "server_ip" not in attrs:
@@ -39,7 +46,12 @@ class PolicyQuerySerializer(serializers.Serializer[dict[str, object]]):
 COMMON_RESPONSES = {
     (200, "application/json"): OpenApiTypes.OBJECT,
     (200, "text/plain"): OpenApiTypes.STR,
-    400: OpenApiResponse(description="bad parameter"),
+    400: OpenApiResponse(
+        description=(
+            "bad parameter, an analysis no policy can be built from, or (code dry_run) a "
+            "policy learnt mostly from dry-run ratings without allow_dry_run"
+        )
+    ),
     404: OpenApiResponse(description="no such study (or no access), or unknown format"),
     409: OpenApiResponse(description="no finished analysis for the current version"),
 }
@@ -63,7 +75,13 @@ def policy_response(request: Request, pk: int, export_format: str) -> HttpRespon
     from qoe_analysis.policy import MEDIA_TYPES, PolicyError, export_policy
 
     try:
-        policy = study_policy(study, job, stream_kbps=params["rate_kbps"], flow=flow)
+        policy = study_policy(
+            study,
+            job,
+            stream_kbps=params["rate_kbps"],
+            flow=flow,
+            allow_dry_run=params["allow_dry_run"],
+        )
         text = export_policy(policy, export_format)
     except PolicyError as exc:  # the analysis package's own error (no HTTP status)
         raise BadRequest(str(exc)) from exc
