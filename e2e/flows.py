@@ -50,13 +50,17 @@ def create_study(page: Any, title: str, slug: str, *, game: str, pace: str) -> i
     match = re.search(r"/console/studies/(\d+)", page.url)
     assert match, page.url
     set_timings(page, seconds_per_scenario=5, free_play_minutes=0)
+    add_game(page, game, pace)
+    return int(match.group(1))
 
+
+def add_game(page: Any, game: str, pace: str) -> None:
+    """The study editor's Games table: add ``game`` with its pace class."""
     games = page.get_by_role("table", name="Games")
     games.get_by_label("Name of new game").fill(game)
     games.get_by_label("Pace class of new game").select_option(pace)
     games.get_by_role("button", name="Add", exact=True).click()
     expect(games.get_by_label(f"Name of {game}")).to_have_value(game)
-    return int(match.group(1))
 
 
 def create_and_start_session(page: Any, game_label: str) -> str:
@@ -115,6 +119,17 @@ def import_fixture_ratings(page: Any, app: LiveApp) -> None:
     page.get_by_label("Import ratings from a tidy CSV").set_input_files(str(csv))
     page.get_by_role("button", name="Import", exact=True).click()
     page.get_by_text(re.compile(r"Imported 790 ratings in 79 sessions")).wait_for()
+
+
+def import_ratings_csv(page: Any, app: LiveApp, csv_text: str, imported: str) -> None:
+    """Progress page of the open study: import ``csv_text`` (a tidy CSV) and wait for the
+    summary ``imported`` ("Imported 72 ratings in 6 sessions")."""
+    page.get_by_role("navigation", name="Study").get_by_role("link", name="Progress").click()
+    csv = app.data_dir / "ratings-to-import.csv"
+    csv.write_text(csv_text, encoding="utf-8")
+    page.get_by_label("Import ratings from a tidy CSV").set_input_files(str(csv))
+    page.get_by_role("button", name="Import", exact=True).click()
+    page.get_by_text(re.compile(re.escape(imported))).wait_for()
 
 
 def open_results(page: Any) -> None:

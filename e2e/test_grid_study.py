@@ -57,6 +57,7 @@ GENERIC_FIGURES = {
     "mos-by-factor",
     "factor-heatmap",
     "intra-rater-cdf",
+    "screening",
     "inter-rater",
     "sos",
     "participants",
@@ -388,6 +389,10 @@ def check_tidy_csv(
 def check_policy(page: Any, app: LiveApp, study_id: int, errors: list[str]) -> None:
     page.goto(f"{app.url}/console/studies/{study_id}/policy")
     page.get_by_role("heading", name="Policy: KPI bounds per game class").wait_for()
+    # the sessions ran on the dry-run agent: the export is refused until asked for explicitly
+    refusal = page.locator("[data-policy-error='dry_run']")
+    refusal.wait_for(timeout=ANALYSIS_TIMEOUT_MS)
+    refusal.get_by_role("button", name="Export anyway (dry-run ratings)").click()
     bounds = page.get_by_role("table", name="KPI bounds per game class and direction")
     bounds.wait_for(timeout=ANALYSIS_TIMEOUT_MS)
     expect(page.locator("[data-policy-error]")).to_have_count(0)
@@ -403,4 +408,7 @@ def check_policy(page: Any, app: LiveApp, study_id: int, errors: list[str]) -> N
         if fmt == "json":
             policy = json.loads(content)
             assert GAME_PACE in json.dumps(policy), policy
+            assert policy["provenance"]["dry_run_share"] == 1.0, policy["provenance"]
+        elif fmt == "faucet":
+            assert b"dry-run" in content, content[:400]
     assert not errors, errors

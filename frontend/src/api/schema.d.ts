@@ -839,6 +839,10 @@ export interface paths {
          *     The cached job is the one of the study's current version and data version: found
          *     without reading the ratings. A new job builds the ratings table in the background;
          *     poll it (``GET /analysis-jobs/{id}/``) for its state, stage and progress.
+         *
+         *     With ``reliable_only``, fewer reliable raters than ``min_reliable_raters`` make the
+         *     job fail, its ``error`` the analysis' reason with the numbers (the request itself
+         *     succeeds: the raters are known only once the job has screened them).
          */
         post: operations["v1_studies_analysis_create"];
         delete?: never;
@@ -1061,6 +1065,13 @@ export interface components {
             readonly data_version: number | null;
             /** @default false */
             readonly reliable_only: boolean;
+            /** @default 3 */
+            readonly min_reliable_raters: number;
+            /**
+             * Format: double
+             * @default 0.5
+             */
+            readonly min_reliable_share: number;
             readonly input_sha256: string;
             readonly input_rows: number;
             /** @default queued */
@@ -1094,6 +1105,17 @@ export interface components {
              * @default false
              */
             reliable_only: boolean;
+            /**
+             * @description with reliable_only: fewer reliable raters than this refuses the analysis (the job fails, its error says how many were found)
+             * @default 3
+             */
+            min_reliable_raters: number;
+            /**
+             * Format: double
+             * @description with reliable_only: a smaller share of reliable raters than this (0..1) adds the warning few_reliable_raters to the document
+             * @default 0.5
+             */
+            min_reliable_share: number;
         };
         Answer: {
             key: string;
@@ -8290,7 +8312,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalysisJob"];
                 };
             };
-            /** @description nothing to analyse */
+            /** @description nothing to analyse, or an option out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9108,6 +9130,8 @@ export interface operations {
     studies_policy_retrieve: {
         parameters: {
             query?: {
+                /** @description export a policy learnt mostly (> 50 %) from dry-run ratings (unimpaired play); without it such a policy is refused with 400, code dry_run */
+                allow_dry_run?: boolean;
                 /**
                  * @description * `udp` - udp
                  *     * `tcp` - tcp
@@ -9137,7 +9161,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description bad parameter */
+            /** @description bad parameter, an analysis no policy can be built from, or (code dry_run) a policy learnt mostly from dry-run ratings without allow_dry_run */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9218,6 +9242,8 @@ export interface operations {
     studies_policy_export_retrieve: {
         parameters: {
             query?: {
+                /** @description export a policy learnt mostly (> 50 %) from dry-run ratings (unimpaired play); without it such a policy is refused with 400, code dry_run */
+                allow_dry_run?: boolean;
                 /**
                  * @description * `udp` - udp
                  *     * `tcp` - tcp
@@ -9249,7 +9275,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description bad parameter */
+            /** @description bad parameter, an analysis no policy can be built from, or (code dry_run) a policy learnt mostly from dry-run ratings without allow_dry_run */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -25,6 +25,7 @@ import { FactorHeatmapFigure } from './charts/FactorHeatmapFigure';
 import { FactorMosFigure } from './charts/FactorMosFigure';
 import { FigureBoundary } from './charts/FigureBoundary';
 import { ParticipantsFigure } from './charts/ParticipantsFigure';
+import { ScreeningFigure } from './charts/ScreeningFigure';
 import { baselineScenario, isTable41 } from './factors';
 import type { TidyRating } from './transforms';
 
@@ -166,6 +167,9 @@ export function ExplorerFigures(props: ExplorerProps) {
             <InterRaterFigure doc={rater} games={games} />
           </Safe>
         </div>
+        <Safe id="screening" title="Rater screening">
+          <ScreeningFigure doc={rater} />
+        </Safe>
         <Safe id="sos" title="SOS over MOS">
           <SosFigure doc={primary} games={games} group={group} />
         </Safe>

@@ -8,6 +8,9 @@ import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { StudyDryRunBanner } from '../console/provenance';
 import { StudyNav, useStudyId } from '../console/ui';
 import { AnalysisProgress } from './AnalysisProgress';
+import { docWarnings } from './evidence';
+import { PlanningHint } from './PlanningHint';
+import { WarningsPanel } from './WarningList';
 import type { AnalysisDoc } from './analysisTypes';
 import { emptyAnalysisDoc } from './emptyDoc';
 import { ExplorerFigures } from './ExplorerFigures';
@@ -15,7 +18,7 @@ import './results.css';
 import { parseCSVRecords } from './csv';
 import { gameNames, scenarioCodes, toTidyRatings } from './transforms';
 import type { TidyRating } from './transforms';
-import { useAnalysis, usePastJobs } from './useAnalysis';
+import { reliableRefusal, useAnalysis, usePastJobs } from './useAnalysis';
 import { ItemResults } from './items/ItemResults';
 
 /** `/console/studies/:id/results` — the results explorer (lazy-loaded with Chart.js). */
@@ -92,7 +95,11 @@ function Explorer({ study }: { study: StudyDetail }) {
   );
   const ratingsError = csv.error ? csv.error.message : null;
 
-  const primary: AnalysisDoc | null = raters === 'reliable' ? docs.reliable : docs.all;
+  // "Reliable raters only" refused by the analysis (too few reliable raters): said, and all raters shown.
+  const refusal = current ? reliableRefusal(all.state, reliable.state) : null;
+  // Until (or unless) the reliable-raters analysis is there, the page shows all raters and says so.
+  const showingReliable = raters === 'reliable' && docs.reliable !== null;
+  const primary: AnalysisDoc | null = showingReliable ? docs.reliable : docs.all;
   const gameId = useId();
   const ratersId = useId();
   const versionId = useId();
@@ -101,8 +108,8 @@ function Explorer({ study }: { study: StudyDetail }) {
   const scenarios = primary ? scenarioCodes(primary, study.scenarios.map((s) => s.code)) : [];
   const paceOf = (name: string) => docs.all?.meta.games[name] ?? study.games.find((g) => g.name === name)?.pace;
   const paces = game ? [paceOf(game) ?? 'all'] : null;
-  const groupText = raters === 'reliable' ? 'reliable raters only' : 'all raters';
-  const reliableSet = raters === 'reliable' && docs.all ? new Set(docs.all.reliability.reliable_raters) : null;
+  const groupText = showingReliable ? 'reliable raters only' : 'all raters';
+  const reliableSet = showingReliable && docs.all ? new Set(docs.all.reliability.reliable_raters) : null;
 
   return (
     <div className="explorer">
@@ -126,7 +133,7 @@ function Explorer({ study }: { study: StudyDetail }) {
           <label htmlFor={ratersId}>Raters</label>
           <select id={ratersId} value={raters} onChange={(e) => { setParam('raters', e.target.value === 'reliable' ? 'reliable' : ''); }}>
             <option value="all">All raters</option>
-            <option value="reliable">Reliable raters only (|ρ| &gt; cut-off)</option>
+            <option value="reliable">Reliable raters only (intra-rater rule)</option>
           </select>
         </div>
         <div className="field">
@@ -142,7 +149,8 @@ function Explorer({ study }: { study: StudyDetail }) {
         {docs.all && (
           <p className="explorer__summary" data-testid="analysis-summary">
             {docs.all.meta.n_ratings} ratings · {docs.all.meta.n_raters} raters · {docs.all.meta.n_sessions} sessions ·{' '}
-            {docs.all.reliability.reliable_raters.length} reliable raters
+            {docs.all.reliability.reliable_raters.length} reliable raters (
+            {docs.all.reliability.intra.filter((r) => r.status === 'not_assessable').length} not assessable)
           </p>
         )}
       </div>
@@ -151,7 +159,20 @@ function Explorer({ study }: { study: StudyDetail }) {
       {current && all.state.status === 'done' && reliable.state.status !== 'done' && reliable.state.status !== 'failed' && (
         <AnalysisProgress state={reliable.state} onRetry={reliable.retry} />
       )}
-      {current && reliable.state.status === 'failed' && (
+      {refusal !== null && raters === 'reliable' && (
+        <div className="banner banner--warn" role="alert" data-reliable-refused>
+          <p>
+            <strong>Reliable raters only: the analysis refuses.</strong> {refusal}
+          </p>
+          <p>The figures below show all raters.</p>
+        </div>
+      )}
+      {refusal !== null && raters !== 'reliable' && (
+        <p className="banner banner--warn" role="status" data-reliable-refused>
+          A reliable-raters-only analysis is refused: {refusal}
+        </p>
+      )}
+      {current && reliable.state.status === 'failed' && refusal === null && (
         <p className="banner banner--warn" role="status">
           The reliable-raters analysis is not available: {reliable.state.message}
         </p>
@@ -168,9 +189,11 @@ function Explorer({ study }: { study: StudyDetail }) {
         </details>
       )}
 
-      {docs.all && raters === 'reliable' && !docs.reliable && (
+      {docs.all && raters === 'reliable' && !docs.reliable && refusal === null && (
         <p className="banner banner--warn">Showing all raters until the reliable-raters analysis is ready.</p>
       )}
+      <WarningsPanel warnings={docWarnings(primary)} />
+      <PlanningHint doc={docs.all} />
       {primary?.meta.n_ratings === 0 && (
         <p className="banner banner--warn" role="status" data-empty-study>
           No ratings yet: the figures fill in once sessions are completed (Sessions tab).

@@ -25,7 +25,10 @@ export interface AnalysisDocument {
   weights: Weights;
   tree: Tree;
   thresholds: Thresholds;
+  joint_model: JointModel;
   notes: Notes;
+  warnings: DocWarning[];
+  planning: Planning;
 }
 /**
  * A declared rating item and its number of (non-training) ratings.
@@ -74,8 +77,8 @@ export interface PerItem {
 }
 /**
  * One condition (scenario × game; game "all" pools the games): n, MOS, SOS, the
- * Student-t 95 % CI of the MOS, %GoB/%PoW and the count per scale point (None on a
- * continuous scale).
+ * Student-t 95 % CI of the MOS clipped to the scale (``ci95_status``), %GoB/%PoW and the
+ * count per scale point (None on a continuous scale).
  */
 export interface ConditionMos {
   scenario: string;
@@ -85,6 +88,7 @@ export interface ConditionMos {
   sos: number | null;
   ci95_low: number | null;
   ci95_high: number | null;
+  ci95_status: "ok" | "clipped" | "n_too_small";
   gob_pct: number | null;
   pow_pct: number | null;
   distribution: {
@@ -140,7 +144,9 @@ export interface ByRule {
   straight_lining: string[];
 }
 /**
- * The ITU-T P.913 screening's rule and passes.
+ * The ITU-T P.913 screening's rule and passes, on the conditions rated by >=
+ * ``min_raters_per_condition`` distinct raters (``status`` "not_assessable": no rater
+ * has ``min_conditions_per_rater`` of them).
  */
 export interface P913Summary {
   rule: string;
@@ -150,6 +156,12 @@ export interface P913Summary {
   r2_threshold: number;
   passes: number;
   rejected_per_pass: string[][];
+  status: "ok" | "not_assessable";
+  reason: string;
+  min_raters_per_condition: number;
+  min_conditions_per_rater: number;
+  n_conditions_used: number;
+  n_conditions_total: number;
 }
 export interface InterRater {
   game: string;
@@ -198,7 +210,8 @@ export interface SubjectIssue {
   conditions: string[];
 }
 /**
- * Quality ψ of one condition beside its raw MOS (95 % CI = ψ ± 1.96 se).
+ * Quality ψ of one condition beside its raw MOS (95 % CI = ψ ± 1.96 se, clipped to the
+ * scale: ``ci95_status``).
  */
 export interface SubjectCondition {
   scenario: string;
@@ -209,6 +222,7 @@ export interface SubjectCondition {
   quality_se: number | null;
   ci95_low: number | null;
   ci95_high: number | null;
+  ci95_status: "ok" | "clipped" | "n_too_small" | "not_fitted";
   block: number;
 }
 /**
@@ -284,6 +298,10 @@ export interface Meta {
   acceptable_from: number;
   reliable_only: boolean;
   reliability_cutoff: number;
+  min_reliable_raters: number;
+  min_reliable_share: number;
+  n_reliable_raters: number;
+  reliable_share: number;
   seed: number;
   games: {
     [k: string]: string;
@@ -295,6 +313,9 @@ export interface Meta {
   };
   factor_info: {
     [k: string]: FactorInfo;
+  };
+  merged_factors: {
+    [k: string]: string[];
   };
   primary_item: string;
   acceptance: Acceptance;
@@ -308,7 +329,7 @@ export interface Meta {
  * A factor column's registry entry (netem_profile.factors).
  */
 export interface FactorInfo {
-  direction: "downstream" | "upstream";
+  direction: "downstream" | "upstream" | "both";
   key: string;
   label: string;
   unit: string;
@@ -334,6 +355,7 @@ export interface Condition {
   sos: number | null;
   ci95_low: number | null;
   ci95_high: number | null;
+  ci95_status: "ok" | "clipped" | "n_too_small";
   gob_pct: number | null;
   pow_pct: number | null;
   distribution: {
@@ -343,6 +365,9 @@ export interface Condition {
     | number
     | string
     | null
+    | "ok"
+    | "clipped"
+    | "n_too_small"
     | {
         [k: string]: number;
       };
@@ -371,6 +396,7 @@ export interface FactorPoint {
   mos: number | null;
   ci95_low: number | null;
   ci95_high: number | null;
+  ci95_status: "ok" | "clipped" | "n_too_small";
   scenarios: string[];
   level: number | string;
 }
@@ -388,6 +414,7 @@ export interface GridCell {
   mos: number | null;
   ci95_low: number | null;
   ci95_high: number | null;
+  ci95_status: "ok" | "clipped" | "n_too_small";
   scenarios: string[];
   a: number | string;
   b: number | string;
@@ -433,13 +460,17 @@ export interface Reliability {
   rater_status: RaterStatusRow[];
 }
 /**
- * Intra-rater Spearman ρ (mean over scenario groups). Its other keys are
- * ``rho_<group>``, the ρ per scenario group (open object).
+ * Intra-rater Spearman ρ (mean over the counted (session, group) correlations: >= 4
+ * ratings over >= 3 levels). Its other keys are ``rho_<group>``, the ρ per scenario group
+ * (open object). ``p_random_pass``: probability that a rater rating uniformly at random
+ * passes on this rater's counted design (None: nothing counted); reliable needs <= 0.01.
  */
 export interface IntraRater {
   rater_id: string;
   rho: number | null;
   n_correlations: number;
+  n_ratings: number;
+  p_random_pass: number | null;
   reliable: boolean;
   status: "reliable" | "unreliable" | "not_assessable";
   reason: string;
@@ -457,6 +488,12 @@ export interface P913Screening {
   r2_threshold: number;
   passes: number;
   rejected_per_pass: string[][];
+  status: "ok" | "not_assessable";
+  reason: string;
+  min_raters_per_condition: number;
+  min_conditions_per_rater: number;
+  n_conditions_used: number;
+  n_conditions_total: number;
   threshold: number;
   per_rater: P913Rater[];
   rejected: string[];
@@ -471,7 +508,11 @@ export interface P913Rater {
   reason: string;
   rejected_in_pass: number | null;
 }
+/**
+ * Flat sessions among those with >= ``min_ratings_per_session`` ratings.
+ */
 export interface StraightLining {
+  min_ratings_per_session: number;
   sessions: FlatSession[];
   rejected: string[];
   per_rater: RuleStatus[];
@@ -530,12 +571,35 @@ export interface WeightConventions {
   weka: string;
   rapidminer: string;
 }
+/**
+ * The REP tree: ``min_leaf`` = max(2, ⌈n/100⌉) ratings per leaf
+ * (:func:`qoe_analysis.models.tree.min_leaf_for`), its training accuracy and evidence.
+ */
 export interface Tree {
+  cv_accuracy: number | null;
+  cv_accuracy_sd: number | null;
+  cv_folds: number | null;
+  cv_note: string | null;
+  majority_accuracy: number | null;
+  majority_class: ("acceptable" | "not_acceptable") | null;
+  n_leaves: number;
+  top_split_recurrence: SplitRecurrence[];
   method: string;
   seed: number;
   training_accuracy: number | null;
+  min_leaf: number;
   root: TreeNode;
   rules: TreeRule[];
+}
+/**
+ * A feature seen at the root of a fold tree or a seed refit: the share of the CV fold
+ * trees (None without cross-validation) and of the refits with other seeds whose root
+ * splits on it.
+ */
+export interface SplitRecurrence {
+  feature: string;
+  share_folds: number | null;
+  share_seeds: number | null;
 }
 /**
  * A node: leaves carry counts and the prediction, inner nodes a split and children.
@@ -637,6 +701,64 @@ export interface LogisticTerm {
   se: number | null;
   identifiable: boolean;
 }
+/**
+ * The joint acceptability model (``status`` "not_estimable": no terms, ``reason``).
+ */
+export interface JointModel {
+  method: string;
+  formula: string;
+  status: "ok" | "not_estimable";
+  reason: string;
+  n_ratings: number;
+  n_raters: number;
+  n_parameters: number;
+  n_events: number;
+  interactions: string[];
+  interaction_rule: string;
+  corner_rule: string;
+  terms: JointTerm[];
+  by_pace: {
+    [k: string]: JointCorner;
+  };
+}
+/**
+ * A coefficient on the logit scale with its cluster-robust SE, Wald 95 % CI and p,
+ * and the odds ratio exp(coef) with its CI (per unit of the factor; per ms·% for a
+ * delay × loss product). A coefficient the design does not identify (factors always varied
+ * together in one proportion) has ``identifiable`` false and null numbers.
+ */
+export interface JointTerm {
+  term: string;
+  identifiable: boolean;
+  coef: number | null;
+  se: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  odds_ratio: number | null;
+  or_ci95_low: number | null;
+  or_ci95_high: number | null;
+  p: number | null;
+}
+/**
+ * The joint corner of one pace class (null values when it has no bound).
+ */
+export interface JointCorner {
+  status: "ok" | "no_bound";
+  reason: string;
+  target: number;
+  corner: {
+    [k: string]: number;
+  } | null;
+  tested_max: {
+    [k: string]: number;
+  };
+  scale: number | null;
+  predicted: number | null;
+  predicted_ci95: number[] | null;
+  observed_share: number | null;
+  observed_n: number;
+  extrapolated: boolean | null;
+}
 export interface Notes {
   sos_hypothesis?: string;
   "reliability.intra"?: string;
@@ -646,4 +768,44 @@ export interface Notes {
   thresholds?: string;
   subject_model?: string;
   provenance?: string;
+}
+/**
+ * What the evidence cannot support (:mod:`qoe_analysis.evidence.warnings`): ``where`` is
+ * the dotted document path it concerns, ``message`` states the numbers (have / need).
+ */
+export interface DocWarning {
+  code:
+    | "thin_evidence"
+    | "not_assessable"
+    | "few_reliable_raters"
+    | "interval_clipped"
+    | "no_interval"
+    | "extrapolated"
+    | "dominant_raters"
+    | "dry_run"
+    | "collinear_factors"
+    | "merged_factors"
+    | "model_weak"
+    | "marginal_thresholds"
+    | "no_joint_bound";
+  message: string;
+  where: string;
+}
+/**
+ * Raters per condition a design needs (:mod:`qoe_analysis.evidence.planning`): the
+ * smallest n with t(1 − (1 − confidence)/2, n − 1)·sd_assumed/√n ≤ half_width, and the
+ * screens' minimums, beside the study's median raters per condition.
+ */
+export interface Planning {
+  half_width: number;
+  confidence: number;
+  sd_assumed: number;
+  sd_basis: "pooled_within_condition" | "sos_fitted" | "sos_prior";
+  sd_source: string;
+  raters_per_condition_for_interval: number;
+  raters_per_condition_for_p913: number;
+  ratings_per_group_for_intra: number;
+  levels_per_group_for_intra: number;
+  median_raters_per_condition: number | null;
+  note: string;
 }

@@ -14,7 +14,10 @@ export const ALL_GAMES = 'all';
 type Since<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
 export type FactorInfo = Gen.FactorInfo;
-export type Condition = Gen.Condition;
+/** The named keys (`Since` would drop them: the generated type is an open object), then the factor columns. */
+export type Condition = Pick<Gen.Condition, 'scenario' | 'game' | 'n' | 'mos' | 'sos' | 'ci95_low' | 'ci95_high' | 'gob_pct' | 'pow_pct' | 'distribution'> &
+  Partial<Pick<Gen.Condition, 'ci95_status'>> &
+  Record<string, Gen.Condition[string]>;
 export type MosByFactor = Gen.MosByFactor;
 export type TreeNode = Gen.TreeNode;
 export type SubjectCondition = Gen.SubjectCondition;
@@ -25,7 +28,8 @@ export type NoteSection = Exclude<keyof Gen.Notes, 'provenance'>;
 
 /** The named keys (`Since` would drop them: the generated type is an open object), then ρ per group. */
 export type IntraRater = Pick<Gen.IntraRater, 'rater_id' | 'rho' | 'reliable'> &
-  Partial<Pick<Gen.IntraRater, 'n_correlations' | 'status' | 'reason'>> & Record<`rho_${string}`, number | null>;
+  Partial<Pick<Gen.IntraRater, 'n_correlations' | 'status' | 'reason' | 'n_ratings' | 'p_random_pass'>> &
+  Record<`rho_${string}`, number | null>;
 type InterRater = Since<Gen.InterRater, 'n_incomplete' | 'n_constant' | 'sampled'>;
 type SubjectRater = Since<Gen.SubjectRater, 'n' | 'bias_se' | 'bias_ci95_low' | 'bias_ci95_high' | 'inconsistency_se' | 'inconsistency_ci95_low' | 'inconsistency_ci95_high' | 'status' | 'block'>;
 type SubjectIssue = Since<Gen.SubjectIssue, 'kind' | 'raters' | 'conditions'>;
@@ -36,7 +40,24 @@ type KpiThreshold = Since<
 type DirectionThresholds = Partial<Record<keyof Gen.DirectionThresholds, KpiThreshold>>;
 type PaceThresholds = Partial<Record<'downstream' | 'upstream' | 'both', DirectionThresholds>> & Partial<Pick<Gen.PaceThresholds, 'logistic_model'>>;
 
-type Meta = Since<Gen.Meta, 'qoe_analysis_version' | 'seed' | 'network_factors' | 'constant_factors' | 'factor_info' | 'primary_item' | 'acceptance' | 'min_response_ms' | 'agent_backends' | 'n_ratings_dry_run'>;
+type Meta = Since<
+  Gen.Meta,
+  | 'qoe_analysis_version'
+  | 'seed'
+  | 'network_factors'
+  | 'constant_factors'
+  | 'factor_info'
+  | 'primary_item'
+  | 'acceptance'
+  | 'min_response_ms'
+  | 'agent_backends'
+  | 'n_ratings_dry_run'
+  | 'min_reliable_raters'
+  | 'min_reliable_share'
+  | 'n_reliable_raters'
+  | 'reliable_share'
+  | 'merged_factors'
+>;
 
 type SubjectModel = Since<Omit<Gen.SubjectModel, 'raters' | 'not_identifiable'>, 'model' | 'method' | 'fitted_on' | 'status' | 'condition_columns' | 'convergence' | 'conditions'> & {
   raters: SubjectRater[];
@@ -51,19 +72,35 @@ type Reliability = Since<Omit<Gen.Reliability, 'intra' | 'inter' | 'screening' |
   rejected_by_rule: Partial<Gen.ByRule>;
 };
 
-type Tree = Since<Omit<Gen.Tree, 'root' | 'rules'>, 'seed'> & {
+/** The tree's evidence (issue 31): cross-validated and majority-class accuracy, size, stability. */
+type TreeEvidenceKey = 'cv_accuracy' | 'cv_accuracy_sd' | 'cv_folds' | 'cv_note' | 'majority_accuracy' | 'majority_class' | 'n_leaves' | 'top_split_recurrence' | 'min_leaf';
+
+type Tree = Since<Omit<Gen.Tree, 'root' | 'rules'>, 'seed' | TreeEvidenceKey> & {
   /** `null` in older documents when the tree was not computable (see `notes.tree`). */
   root: Gen.TreeNode | null;
   rules: Since<Gen.TreeRule, 'conditions'>[];
 };
 
 /** Sections written since the first stored documents. */
-type Later = 'mos_by_factor' | 'subject_model' | 'notes' | 'items' | 'per_item' | 'item_correlations' | 'response_times' | 'fast_raters' | 'training';
+type Later =
+  | 'mos_by_factor'
+  | 'subject_model'
+  | 'notes'
+  | 'items'
+  | 'per_item'
+  | 'item_correlations'
+  | 'response_times'
+  | 'fast_raters'
+  | 'training'
+  | 'warnings'
+  | 'planning'
+  | 'joint_model';
 
 /** A stored analysis document (`qoe_analysis.analyze`, as kept in an analysis job's `result`). */
-export type AnalysisDoc = Omit<Gen.AnalysisDocument, Later | 'meta' | 'sos_hypothesis' | 'reliability' | 'weights' | 'tree' | 'thresholds'> &
+export type AnalysisDoc = Omit<Gen.AnalysisDocument, Later | 'meta' | 'conditions' | 'sos_hypothesis' | 'reliability' | 'weights' | 'tree' | 'thresholds'> &
   Partial<Pick<Gen.AnalysisDocument, Exclude<Later, 'subject_model'>>> & {
     meta: Meta;
+    conditions: Condition[];
     subject_model?: SubjectModel;
     sos_hypothesis: Since<Gen.SosHypothesis, 'fitted_on'>;
     reliability: Reliability;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { emptyFixture, gridFixture, oneRaterPerGameFixture, table41Fixture } from './fixtures';
 import type { AnalysisDoc, MosByFactor } from './analysisTypes';
-import { baselineScenario, factorGrid, factorSeries, factorTitle, gameKeys, holdText, isTable41, levelsOf, mosByFactor, varyingFactors } from './factors';
+import { baselineScenario, factorGrid, factorSeries, factorTitle, gameKeys, holdText, isTable41, levelsOf, mergedFactors, mosByFactor, varyingFactors } from './factors';
 import { participantRows, raterStatus } from './participants';
 import { interRater, thresholdRows } from './transforms';
 import { testDoc } from './testDoc';
@@ -12,6 +12,21 @@ describe('factors from the document', () => {
     expect(varyingFactors(gridFixture().doc)).toEqual(['ds_delay_ms', 'us_loss_pct', 'us_ge_p_pct', 'us_ge_r_pct']);
     // an old document (no registry keys): the four columns of table 4.1 all vary
     expect(varyingFactors(table41Fixture().doc).sort()).toEqual(['ds_delay_ms', 'ds_loss_pct', 'us_delay_ms', 'us_loss_pct']);
+  });
+
+  it('treats a merged factor (both directions, same level) as one factor', () => {
+    const doc = gridFixture().doc;
+    // jitter set "both directions (same level)": one factor both_jitter_ms, registry and name
+    doc.meta.network_factors = ['ds_delay_ms', 'ds_jitter_ms', 'us_jitter_ms', 'us_loss_pct'];
+    doc.meta.merged_factors = { both_jitter_ms: ['ds_jitter_ms', 'us_jitter_ms'] };
+    expect(varyingFactors(doc)).toEqual(['ds_delay_ms', 'both_jitter_ms', 'us_loss_pct']);
+    // the analysis lists the merged factor itself: kept once
+    doc.meta.network_factors = ['ds_delay_ms', 'both_jitter_ms', 'us_loss_pct'];
+    expect(varyingFactors(doc)).toEqual(['ds_delay_ms', 'both_jitter_ms', 'us_loss_pct']);
+    expect(factorTitle(doc, 'both_jitter_ms')).toBe('Both directions: jitter (ms)');
+    if (doc.meta.factor_info) doc.meta.factor_info.both_jitter_ms = { direction: 'both', key: 'jitter_ms', label: 'Jitter', unit: 'ms', kind: 'numeric' };
+    expect(factorTitle(doc, 'both_jitter_ms')).toBe('Both directions: jitter (ms)');
+    expect(mergedFactors(testDoc())).toEqual({});
   });
 
   it('labels a column from meta.factor_info, or from its name in an old document', () => {

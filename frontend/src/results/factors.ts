@@ -24,30 +24,50 @@ export function factorColumns(doc: AnalysisDoc): string[] {
   const info = doc.meta.factor_info;
   if (info) return Object.keys(info);
   const seen = new Set<string>();
-  for (const c of doc.conditions) for (const k of Object.keys(c)) if (/^(ds|us)_/.test(k)) seen.add(k);
+  for (const c of doc.conditions) for (const k of Object.keys(c)) if (/^(ds|us|both)_/.test(k)) seen.add(k);
   return [...seen];
 }
 
-/** The factor columns that vary: `meta.network_factors`, else those with ≥ 2 values in the conditions. */
-export function varyingFactors(doc: AnalysisDoc): string[] {
-  if (doc.meta.network_factors) return [...doc.meta.network_factors];
-  return factorColumns(doc).filter((col) => levelsOf(doc, col).length > 1);
+/**
+ * `meta.merged_factors`: a factor whose downstream and upstream columns are equal in every
+ * rating ("both directions, same level") is one factor `both_X` for the analysis, e.g.
+ * `{"both_jitter_ms": ["ds_jitter_ms", "us_jitter_ms"]}`. Empty in older documents.
+ */
+export function mergedFactors(doc: AnalysisDoc | null): Record<string, string[]> {
+  return doc?.meta.merged_factors ?? {};
 }
 
-const DIRECTION_WORD = { downstream: 'Downstream', upstream: 'Upstream' } as const;
+/**
+ * The factor columns that vary: `meta.network_factors`, else those with ≥ 2 values in the
+ * conditions; the columns of a merged factor appear once, as the merged factor (at the
+ * place of its first column), since the analysis computed its figures for that one factor.
+ */
+export function varyingFactors(doc: AnalysisDoc): string[] {
+  const base = doc.meta.network_factors ? [...doc.meta.network_factors] : factorColumns(doc).filter((col) => levelsOf(doc, col).length > 1);
+  const merged = Object.entries(mergedFactors(doc));
+  if (merged.length === 0) return base;
+  const owner = new Map(merged.flatMap(([name, cols]) => cols.map((c) => [c, name] as const)));
+  return [...new Set(base.map((f) => owner.get(f) ?? f))];
+}
+
+/** A factor's direction; "both": one factor set to the same level in both directions. */
+export type Direction = FactorInfo['direction'];
+
+const DIRECTION_WORD: Record<Direction, string> = { downstream: 'Downstream', upstream: 'Upstream', both: 'Both directions:' };
 
 /** Direction, key, label and unit of a column: `meta.factor_info`, else parsed from the name. */
 export function factorInfo(doc: AnalysisDoc | null, column: string): FactorInfo {
   const known = doc?.meta.factor_info?.[column];
   if (known) return known;
-  const m = /^(ds|us)_(.+?)(?:_(ms|pct|kbit))?$/.exec(column);
+  const m = /^(ds|us|both)_(.+?)(?:_(ms|pct|kbit))?$/.exec(column);
   const unit = m?.[3] === 'pct' ? '%' : m?.[3] === 'kbit' ? 'kbit/s' : (m?.[3] ?? '');
   const key = m ? `${m[2] ?? ''}${m[3] ? `_${m[3]}` : ''}` : column;
   const label = (m?.[2] ?? column).replace(/_/g, ' ');
-  return { direction: m?.[1] === 'us' ? 'upstream' : 'downstream', key, label: label.charAt(0).toUpperCase() + label.slice(1), unit, kind: 'numeric' };
+  const direction: Direction = m?.[1] === 'us' ? 'upstream' : m?.[1] === 'both' ? 'both' : 'downstream';
+  return { direction, key, label: label.charAt(0).toUpperCase() + label.slice(1), unit, kind: 'numeric' };
 }
 
-/** "Downstream delay (ms)": the axis title of a factor column. */
+/** "Downstream delay (ms)", "Both directions: jitter (ms)": the axis title of a factor column. */
 export function factorTitle(doc: AnalysisDoc | null, column: string): string {
   const info = factorInfo(doc, column);
   const label = `${DIRECTION_WORD[info.direction]} ${info.label.charAt(0).toLowerCase()}${info.label.slice(1)}`;

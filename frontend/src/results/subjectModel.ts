@@ -6,6 +6,8 @@
  * beside its MOS.
  */
 import type { AnalysisDoc, Condition, RaterStatus, SubjectCondition } from './analysisTypes';
+import { intervalStatus, mosScale } from './evidence';
+import type { IntervalStatus } from './evidence';
 
 /** A P.913 status, or `unscreened` for documents stored before the P.913 screening. */
 export type P913Status = RaterStatus | 'unscreened';
@@ -140,6 +142,9 @@ export interface QualityRow {
   qualityLow: number | null;
   qualityHigh: number | null;
   block: number;
+  /** `ci95_status` of the MOS interval and of ψ's interval (null: no value). */
+  mosStatus: IntervalStatus | null;
+  qualityStatus: IntervalStatus | null;
 }
 
 /**
@@ -149,6 +154,7 @@ export interface QualityRow {
 export function qualityRows(doc: AnalysisDoc, games: readonly string[], scenarios: readonly string[]): QualityRow[] {
   const mos = new Map<string, Condition>(doc.conditions.map((c) => [`${c.game}\u0000${c.scenario}`, c]));
   const rank = (list: readonly string[], v: string) => (list.includes(v) ? list.indexOf(v) : list.length);
+  const scale = mosScale(doc);
   const conds: SubjectCondition[] = [...(doc.subject_model?.conditions ?? [])].sort(
     (a, b) => rank(games, a.game) - rank(games, b.game) || rank(scenarios, a.scenario) - rank(scenarios, b.scenario),
   );
@@ -166,6 +172,9 @@ export function qualityRows(doc: AnalysisDoc, games: readonly string[], scenario
       qualityLow: orNull(c.ci95_low),
       qualityHigh: orNull(c.ci95_high),
       block: c.block,
+      mosStatus: m ? intervalStatus(m, scale) : null,
+      // ψ's interval comes from the Fisher information, not from n
+      qualityStatus: intervalStatus({ mos: c.quality, ci95_low: c.ci95_low, ci95_high: c.ci95_high, ci95_status: (c as { ci95_status?: unknown }).ci95_status }, scale),
     };
   });
 }

@@ -4,7 +4,6 @@ import { testDoc } from './testDoc';
 import {
   gameNames,
   interRater,
-  intraRaterCdf,
   layoutTree,
   mosOverFactor,
   mosPerScenario,
@@ -17,6 +16,7 @@ import {
   toTidyRatings,
   weightRows,
 } from './transforms';
+import { intraRaterCdf } from './screening';
 
 describe('games and scenarios', () => {
   it('lists the games in the study order, never the pooled "all"', () => {
@@ -114,6 +114,28 @@ describe('fig. 4.2 intraRaterCdf', () => {
     expect(data.shareReliable).toBeCloseTo(2 / 3);
     expect(data.excluded).toBe(1);
     expect(data.cutoff).toBe(0.6);
+    expect(data.signed).toBe(false);
+  });
+
+  it('draws signed ρ under the issue-31 rule and counts only the document’s "reliable" verdicts', () => {
+    const doc = testDoc();
+    doc.reliability.intra = [
+      // ρ = +0.9: the ratings rise with the impairment (|ρ| would have called it reliable)
+      { rater_id: 'R1', rho: 0.9, reliable: false, status: 'unreliable', reason: 'ratings rise with the impairment', n_ratings: 8, p_random_pass: 0.001 },
+      // ρ = −0.95 from 4 ratings: a random rater passes with p = 0.23
+      { rater_id: 'R2', rho: -0.95, reliable: false, status: 'not_assessable', reason: 'p = 0.2302 > 0.01', n_ratings: 4, p_random_pass: 0.2302 },
+      { rater_id: 'R3', rho: -0.8, reliable: true, status: 'reliable', reason: 'rho = -0.8 < -0.6', n_ratings: 12, p_random_pass: 0.004 },
+    ];
+    const data = intraRaterCdf(doc);
+    expect(data.signed).toBe(true);
+    expect(data.points.map((p) => [p.rater, p.x])).toEqual([
+      ['R2', -0.95],
+      ['R3', -0.8],
+      ['R1', 0.9],
+    ]);
+    expect(data.shareReliable).toBeCloseTo(1 / 3);
+    expect(data.points.map((p) => p.status)).toEqual(['not_assessable', 'reliable', 'unreliable']);
+    expect(data.points[0]).toMatchObject({ n_ratings: 4, p_random_pass: 0.2302, reason: 'p = 0.2302 > 0.01' });
   });
 });
 

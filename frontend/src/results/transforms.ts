@@ -5,6 +5,8 @@
  */
 import { ALL_GAMES } from './analysisTypes';
 import type { AnalysisDoc, Condition, TreeNode } from './analysisTypes';
+import { intervalStatus, mosScale } from './evidence';
+import type { IntervalStatus } from './evidence';
 import { factorTitle } from './factors';
 
 export type RaterGroup = 'all' | 'reliable';
@@ -35,9 +37,12 @@ export interface MosSeries {
   low: (number | null)[];
   high: (number | null)[];
   n: number[];
+  /** The interval's `ci95_status` (null: no MOS). */
+  status: (IntervalStatus | null)[];
 }
 
 export function mosPerScenario(doc: AnalysisDoc, games: readonly string[], scenarios: readonly string[]): { scenarios: string[]; series: MosSeries[] } {
+  const scale = mosScale(doc);
   return {
     scenarios: [...scenarios],
     series: games.map((game) => {
@@ -48,6 +53,7 @@ export function mosPerScenario(doc: AnalysisDoc, games: readonly string[], scena
         low: rows.map((c) => c?.ci95_low ?? null),
         high: rows.map((c) => c?.ci95_high ?? null),
         n: rows.map((c) => c?.n ?? 0),
+        status: rows.map((c) => (c ? intervalStatus(c, scale) : null)),
       };
     }),
   };
@@ -62,6 +68,7 @@ export interface FactorPoint {
   low: number | null;
   high: number | null;
   n: number;
+  status: IntervalStatus | null;
 }
 
 export interface FactorSeries {
@@ -90,12 +97,13 @@ export function mosOverFactor(
     for (const g of ['all', 'reliable'] as const) {
       const doc = docs[g];
       if (!doc) continue;
+      const scale = mosScale(doc);
       series.push({
         game,
         group: g,
         points: levels.map(({ scenario, x }) => {
           const c = condition(doc, scenario, game);
-          return { scenario, x, mos: c?.mos ?? null, low: c?.ci95_low ?? null, high: c?.ci95_high ?? null, n: c?.n ?? 0 };
+          return { scenario, x, mos: c?.mos ?? null, low: c?.ci95_low ?? null, high: c?.ci95_high ?? null, n: c?.n ?? 0, status: c ? intervalStatus(c, scale) : null };
         }),
       });
     }
@@ -207,21 +215,6 @@ export function ratingCdfs(doc: AnalysisDoc, games: readonly string[], scenarios
   return out;
 }
 
-// --- fig. 4.2: CDF of intra-rater |ρ| with the cut-off ---------------------------------------
-
-export function intraRaterCdf(doc: AnalysisDoc): { points: { rater: string; rho: number; abs: number; p: number }[]; cutoff: number; shareReliable: number; excluded: number } {
-  const valid = doc.reliability.intra.filter((r): r is typeof r & { rho: number } => typeof r.rho === 'number');
-  const sorted = [...valid].sort((a, b) => Math.abs(a.rho) - Math.abs(b.rho) || a.rater_id.localeCompare(b.rater_id));
-  const n = sorted.length;
-  const cutoff = doc.reliability.cutoff;
-  return {
-    points: sorted.map((r, i) => ({ rater: r.rater_id, rho: r.rho, abs: Math.abs(r.rho), p: (i + 1) / n })),
-    cutoff,
-    shareReliable: n ? sorted.filter((r) => Math.abs(r.rho) > cutoff).length / n : 0,
-    excluded: doc.reliability.intra.length - n,
-  };
-}
-
 // --- fig. 4.3: inter-rater agreement per scenario group ---------------------------------------
 
 export interface InterRow {
@@ -297,7 +290,7 @@ export const FACTOR_LABELS: Record<string, string> = {
 export function factorLabel(factor: string, doc: AnalysisDoc | null = null): string {
   const fixed = FACTOR_LABELS[factor];
   if (fixed) return fixed;
-  if (/^(ds|us)_/.test(factor)) return factorTitle(doc, factor);
+  if (/^(ds|us|both)_/.test(factor)) return factorTitle(doc, factor);
   return factor.replace(/_/g, ' ');
 }
 

@@ -77,6 +77,17 @@ export function useAnalysis(studyId: number, reliableOnly: boolean, enabled: boo
   return { state, retry };
 }
 
+/**
+ * The analysis' refusal of "reliable raters only", or null. The reliable-raters job failed
+ * (its `error`: the analysis' message with the numbers, e.g. fewer reliable raters than its
+ * minimum) while the all-raters job on the same data succeeded: the data were fine, the
+ * screening left too few raters. A request that never reached a job (network) is no refusal.
+ */
+export function reliableRefusal(all: AnalysisState, reliable: AnalysisState): string | null {
+  if (all.status !== 'done' || reliable.status !== 'failed' || reliable.job?.state !== 'failed') return null;
+  return reliable.message;
+}
+
 /** Finished analyses of a study (any version), newest first — for the version filter. */
 export function usePastJobs(studyId: number): Job[] {
   const jobs = useApiQuery<Job[]>(analysisJobsPath());

@@ -80,6 +80,12 @@ describe('DesignGenerator', { timeout: 20_000 }, () => {
     }, { timeout: 8000 });
     const table = within(region).getByRole('table', { name: /Preview/ });
     expect(within(table).getAllByRole('row')).toHaveLength(2 + 9);
+    // The planning hint (ACR 1–5: SD 1, 18 raters); a 3 × 3 grid has no group of 4 ratings.
+    const hint = within(within(region).getByTestId('design-planning')).getAllByRole('listitem');
+    expect(hint).toHaveLength(3);
+    expect(hint[0]).toHaveTextContent('needs 18 raters per game');
+    expect(hint[1]).toHaveTextContent('P.913 screening needs ≥ 4 raters per game;');
+    expect(hint[2]).toHaveTextContent('The intra-rater rule cannot judge any rater of this design');
     const last = calls.at(-1);
     expect(last?.url).toBe('/api/v1/studies/1/design/');
     expect(last?.body).toMatchObject({

@@ -12,7 +12,8 @@
  *    (every factor: "<Direction> <label> (<unit>)"; burst loss behind the checkbox
  *    "<Direction> burst loss (Gilbert–Elliott)", the rest behind "More factors");
  *  - preview: `getByTestId('design-preview')`, its summary `getByTestId('design-preview-size')`
- *    ("9 scenarios; one session takes about N min."), the table `getByRole('table', { name: /Preview/ })`;
+ *    ("9 scenarios; one session takes about N min."), the planning hint `getByTestId('design-planning')`
+ *    (one `li` per rule: interval, P.913, intra-rater), the table `getByRole('table', { name: /Preview/ })`;
  *    a refusal (over the maximum) is `getByRole('alert')` inside the preview;
  *  - `getByRole('button', { name: 'Apply design' })` (disabled until a valid preview; a
  *    confirm dialog when the study has scenarios), then `getByTestId('design-applied')`.
@@ -27,6 +28,7 @@ import { ActionError } from '../ui';
 import { DesignFactorRows } from './DesignFactorRows';
 import { DesignPreview } from './DesignPreview';
 import { designRequest, emptyDesign } from './designDraft';
+import { primaryScale } from './planning';
 import type { DesignDraft } from './designDraft';
 import { DirectionFields } from './DirectionFields';
 import { DIRECTION_KEYS, directionErrors, serverErrors } from './factorForm';
@@ -105,7 +107,7 @@ export function DesignGenerator({ study, catalog, onApplied }: { study: StudyDet
         />
       ))}
       {errors[''] && <p className="field-error" role="alert">{errors['']}</p>}
-      <DesignPreview catalog={catalog} preview={preview} invalid={request === null} waiting={request !== null && !fresh} fieldErrors={previewErrors} />
+      <DesignPreview catalog={catalog} preview={preview} invalid={request === null} waiting={request !== null && !fresh} fieldErrors={previewErrors} scale={primaryScale(study)} />
       <p>
         <button type="button" className="button button--primary" disabled={!canApply} onClick={() => void applyDesign()}>
           Apply design

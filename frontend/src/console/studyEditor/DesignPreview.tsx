@@ -1,13 +1,16 @@
 /**
- * The server's preview of a design: how many scenarios, the session length they imply, and
- * the scenarios themselves; or, in plain words, why the design is refused (e.g. more
- * scenarios than the study maximum, the count named by the server).
+ * The server's preview of a design: how many scenarios, the session length they imply, the
+ * planning hint (raters per game for a MOS interval of ±0.5, what the rater screens need and
+ * whether the design has a group the intra-rater rule can count; ./planning.ts) and the
+ * scenarios themselves; or, in plain words, why the design is refused (e.g. more scenarios
+ * than the study maximum, the count named by the server).
  */
 import type { UseQueryResult } from '@tanstack/react-query';
 
 import { ApiError } from '../../api';
 import type { DesignResult, FactorCatalog } from '../../api';
 import { ScenariosTable } from '../../components/ScenariosTable';
+import { planningHint, planningText } from './planning';
 import { sessionLength } from './sessionLength';
 
 interface Props {
@@ -19,9 +22,11 @@ interface Props {
   waiting: boolean;
   /** The refusal's errors that belong to a field (shown there): not repeated here. */
   fieldErrors: Record<string, string>;
+  /** The range of the study's primary rating scale (for the planning hint). */
+  scale: { low: number; high: number };
 }
 
-export function DesignPreview({ catalog, preview, invalid, waiting, fieldErrors }: Props) {
+export function DesignPreview({ catalog, preview, invalid, waiting, fieldErrors, scale }: Props) {
   let body;
   if (invalid) {
     body = <p className="muted">Fix the fields marked above to see the preview.</p>;
@@ -41,6 +46,14 @@ export function DesignPreview({ catalog, preview, invalid, waiting, fieldErrors 
         <p data-testid="design-preview-size">
           <strong>{sessionLength(data.count, data.session_minutes)}</strong>
         </p>
+        <div className="design-planning" data-testid="design-planning">
+          <h6>Planning: raters this design needs</h6>
+          <ul>
+            {planningText(planningHint(data.scenarios, catalog.factors, scale.low, scale.high)).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
         <ScenariosTable scenarios={data.scenarios} factors={catalog.factors} caption="Preview of the generated scenarios" />
       </>
     );

@@ -9,15 +9,17 @@ import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
 import { factorGrid, factorNotes, factorTitle, formatLevel, gameLabel, gameKeys, holdText, mosByFactor, NEEDS_RERUN, varyingFactors } from '../factors';
 import type { FactorCell, FactorGrid, HoldMode, Level } from '../factors';
+import { FIGURE_WHERE, intervalStatus, intervalText, mosScale, warningsFor } from '../evidence';
+import type { ScaleRange } from '../evidence';
 import { round } from '../transforms';
 import { tablesToPng } from './canvasTable';
 import { fmt } from './common';
 import { FactorSelect, HoldSelect } from './FactorMosFigure';
 import { Figure } from './Figure';
 
-/** Red (MOS 1) → yellow (3) → green (5); text stays readable on each. */
-export function mosColour(mos: number): string {
-  const t = Math.min(1, Math.max(0, (mos - 1) / 4));
+/** Red (the scale's bottom) → yellow (its middle) → green (its top); text stays readable on each. */
+export function mosColour(mos: number, scale: ScaleRange = { min: 1, max: 5, step: 1 }): string {
+  const t = Math.min(1, Math.max(0, (mos - scale.min) / (scale.max - scale.min)));
   const hue = Math.round(t * 120);
   return `hsl(${hue}, 65%, ${t > 0.35 && t < 0.65 ? 62 : 72}%)`;
 }
@@ -31,7 +33,17 @@ function cellAt(grid: FactorGrid, la: Level | undefined, lb: Level | undefined):
   return grid.cells.find((c) => c.a === la && c.b === lb);
 }
 
+/** A cell's tooltip: its scenarios and its interval (or why it has none). */
+function cellTitle(c: FactorCell | undefined, scale: ScaleRange): string | undefined {
+  if (!c?.scenarios.length) return undefined;
+  const status = intervalStatus(c, scale);
+  const ci = c.ci95_low !== null && c.ci95_high !== null ? `95 % CI ${round(c.ci95_low)}–${round(c.ci95_high)}` : '';
+  const said = status === 'clipped' || status === 'n_too_small' ? intervalText(status) : '';
+  return [`scenarios ${c.scenarios.join(', ')}`, ci, said].filter(Boolean).join('; ');
+}
+
 function GridTable({ doc, a, b, grid, label }: { doc: AnalysisDoc; a: string; b: string; grid: FactorGrid; label: string }) {
+  const scale = mosScale(doc);
   const tested = grid.cells.filter((c) => c.mos !== null).length;
   return (
     <div className="table-wrap">
@@ -59,10 +71,11 @@ function GridTable({ doc, a, b, grid, label }: { doc: AnalysisDoc; a: string; b:
                   <td
                     key={String(la)}
                     className={`heatmap__cell${mos === null ? ' heatmap__cell--missing' : ''}`}
-                    style={mos === null ? undefined : { background: mosColour(mos) }}
+                    style={mos === null ? undefined : { background: mosColour(mos, scale) }}
                     data-cell={`${String(la)},${String(lb)}`}
                     data-mos={mos === null ? '' : fmt(mos)}
-                    title={c?.scenarios.length ? `scenarios ${c.scenarios.join(', ')}` : undefined}
+                    data-ci-status={c ? (intervalStatus(c, scale) ?? '') : ''}
+                    title={cellTitle(c, scale)}
                   >
                     {mos === null ? 'not tested' : `${round(mos)} (n = ${c?.n ?? 0})`}
                   </td>
@@ -96,8 +109,11 @@ export function FactorHeatmapFigure({ doc, games, group }: { doc: AnalysisDoc; g
         : tested === 0
           ? `no rated pair of levels with ${held}`
           : null;
-  const header = ['game', a, b, 'n', 'mos', 'ci95_low', 'ci95_high', 'scenarios'];
-  const rows: Cell[][] = grids.flatMap((g) => g.cells.map((c) => [g.game, c.a, c.b, c.n, fmt(c.mos), fmt(c.ci95_low), fmt(c.ci95_high), c.scenarios.join(' ')]));
+  const scale = mosScale(doc);
+  const header = ['game', a, b, 'n', 'mos', 'ci95_low', 'ci95_high', 'ci95_status', 'scenarios'];
+  const rows: Cell[][] = grids.flatMap((g) =>
+    g.cells.map((c) => [g.game, c.a, c.b, c.n, fmt(c.mos), fmt(c.ci95_low), fmt(c.ci95_high), intervalText(intervalStatus(c, scale)) || null, c.scenarios.join(' ')]),
+  );
   const label = `MOS by ${factorTitle(doc, a)} and ${factorTitle(doc, b)}`;
   const labelOf = (game: string) => (grids.length > 1 ? `${label}, ${gameLabel(game)}` : label);
   const notes = factorNotes(section, [a, b]);
@@ -109,7 +125,7 @@ export function FactorHeatmapFigure({ doc, games, group }: { doc: AnalysisDoc; g
         rows: grid.bLevels.map((lb) => [formatLevel(doc, b, lb), ...grid.aLevels.map((la) => round(cellAt(grid, la, lb)?.mos ?? null))]),
         fill: (r, c) => {
           const mos = c > 0 ? cellAt(grid, grid.aLevels[c - 1], grid.bLevels[r])?.mos : null;
-          return mos === null || mos === undefined ? null : mosColour(mos);
+          return mos === null || mos === undefined ? null : mosColour(mos, scale);
         },
       })),
       label,
@@ -121,7 +137,7 @@ export function FactorHeatmapFigure({ doc, games, group }: { doc: AnalysisDoc; g
       title="MOS over two factors"
       caption={
         <>
-          One cell per pair of tested levels: MOS (n ratings) for {gridsText(keys)}, {held} ({group}). Green is good, red is bad; a
+          One cell per pair of tested levels: MOS (n ratings) for {gridsText(keys)}, {held} ({group}). Green is good, red is bad (on the item's scale, {scale.min}–{scale.max}); a
           cell marked &quot;not tested&quot; has no scenario with that pair of levels.
         </>
       }
@@ -131,6 +147,7 @@ export function FactorHeatmapFigure({ doc, games, group }: { doc: AnalysisDoc; g
       filename={`mos-heatmap-${a}-${b}-${mode}`}
       unavailable={unavailable}
       note={notes.length > 0 ? notes.join(' ') : undefined}
+      warnings={warningsFor(doc, FIGURE_WHERE.factorHeatmap)}
       controls={
         factors.length >= 2 &&
         section && (

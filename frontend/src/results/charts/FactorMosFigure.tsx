@@ -11,7 +11,8 @@ import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
 import { factorInfo, factorNotes, factorSeries, factorTitle, formatLevel, gameKeys, gameLabel, holdText, mosByFactor, NEEDS_RERUN, varyingFactors } from '../factors';
 import type { FactorSeries, HoldMode, Level } from '../factors';
-import { count, fmt, MOS_AXIS, useChartRef } from './common';
+import { FIGURE_WHERE, intervalLegend, intervalStatus, intervalText, mosScale, warningsFor } from '../evidence';
+import { count, fmt, INTERVAL_TOOLTIP, mosAxis, useChartRef } from './common';
 import { DataTable, Figure } from './Figure';
 import { colour } from './setup';
 
@@ -66,6 +67,7 @@ export function FactorMosFigure({ doc, games, group }: { doc: AnalysisDoc; games
   const series = section && factor ? factorSeries(section, factor, keys, mode) : [];
   const levels = levelsOf(series);
   const numeric = factorInfo(doc, factor).kind === 'numeric' && levels.every((l) => typeof l === 'number');
+  const scale = mosScale(doc);
   const chartData: ChartData<'line'> = {
     ...(numeric ? {} : { labels: levels.map(String) }),
     datasets: series.map((s, i) => {
@@ -77,18 +79,21 @@ export function FactorMosFigure({ doc, games, group }: { doc: AnalysisDoc; games
         backgroundColor: colour(i),
         borderDash: s.game === ALL_GAMES && series.length > 1 ? [6, 4] : [],
         pointRadius: 4,
-        errorBars: { low: drawn.map((p) => p.ci95_low), high: drawn.map((p) => p.ci95_high) },
+        errorBars: { low: drawn.map((p) => p.ci95_low), high: drawn.map((p) => p.ci95_high), status: drawn.map((p) => intervalStatus(p, scale)) },
       };
     }),
   };
   const options: ChartOptions<'line'> = {
     maintainAspectRatio: false,
-    scales: { x: { type: numeric ? 'linear' : 'category', title: { display: true, text: factor ? factorTitle(doc, factor) : '' } }, y: MOS_AXIS },
-    plugins: { legend: { position: 'bottom' } },
+    scales: { x: { type: numeric ? 'linear' : 'category', title: { display: true, text: factor ? factorTitle(doc, factor) : '' } }, y: mosAxis(scale) },
+    plugins: { legend: { position: 'bottom' }, tooltip: INTERVAL_TOOLTIP },
   };
   const held = factor ? holdText(doc, [factor], mode) : '';
-  const header = ['game', factor || 'factor', 'n', 'mos', 'ci95_low', 'ci95_high', 'scenarios'];
-  const rows: Cell[][] = series.flatMap((s) => s.points.map((p) => [s.game, formatLevel(doc, factor, p.level), p.n, fmt(p.mos), fmt(p.ci95_low), fmt(p.ci95_high), p.scenarios.join(' ')]));
+  const header = ['game', factor || 'factor', 'n', 'mos', 'ci95_low', 'ci95_high', 'ci95_status', 'scenarios'];
+  const rows: Cell[][] = series.flatMap((s) =>
+    s.points.map((p) => [s.game, formatLevel(doc, factor, p.level), p.n, fmt(p.mos), fmt(p.ci95_low), fmt(p.ci95_high), intervalText(intervalStatus(p, scale)) || null, p.scenarios.join(' ')]),
+  );
+  const legend = intervalLegend(series.flatMap((s) => s.points.map((p) => intervalStatus(p, scale))), scale);
   const points = series.reduce((sum, s) => sum + count(s.points.map((p) => p.mos)), 0);
   const unavailable =
     factors.length === 0
@@ -115,7 +120,8 @@ export function FactorMosFigure({ doc, games, group }: { doc: AnalysisDoc; games
       png={png}
       filename={`mos-by-${factor || 'factor'}-${mode}`}
       unavailable={unavailable}
-      note={notes.length > 0 ? notes.join(' ') : undefined}
+      note={[...notes, legend ?? ''].filter(Boolean).join(' ') || undefined}
+      warnings={warningsFor(doc, FIGURE_WHERE.factorMos)}
       controls={
         factors.length > 0 &&
         section && (

@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 
 import { download, downloadDataURL, toCSV } from '../csv';
 import type { Cell } from '../csv';
+import type { DocWarning } from '../evidence';
+import { FigureWarnings } from '../WarningList';
 
 export interface FigureProps {
   id: string;
@@ -26,10 +28,14 @@ export interface FigureProps {
   note?: ReactNode;
   /** Extra controls above the chart (factor selectors). */
   controls?: ReactNode;
+  /** The analysis' warnings that concern this figure (`doc.warnings`, see evidence.ts). */
+  warnings?: readonly DocWarning[];
+  /** What the figure's evidence is worth (e.g. the tree's cross-validated accuracy), shown even when not computable. */
+  summary?: ReactNode;
 }
 
 /** A figure of the explorer: chart, caption, "Download PNG", "Download CSV", data table. */
-export function Figure({ id, reference, title, caption, points, csv, png, children, table, filename, unavailable, note, controls }: FigureProps) {
+export function Figure({ id, reference, title, caption, points, csv, png, children, table, filename, unavailable, note, controls, warnings = [], summary }: FigureProps) {
   const [error, setError] = useState<string | null>(null);
   const savePng = async () => {
     setError(null);
@@ -70,6 +76,8 @@ export function Figure({ id, reference, title, caption, points, csv, png, childr
           </button>
         </div>
       </div>
+      <FigureWarnings warnings={warnings} figure={title} />
+      {summary}
       {controls && (
         <div className="figure__controls" role="group" aria-label={`Options of ${title}`}>
           {controls}

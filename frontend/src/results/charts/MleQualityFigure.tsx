@@ -4,9 +4,11 @@ import { Chart as ChartCanvas } from 'react-chartjs-2';
 
 import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
+import { FIGURE_WHERE, intervalLegend, intervalText, mosScale, warningsFor } from '../evidence';
+import type { IntervalStatus } from '../evidence';
 import { conditionsLeftOut, qualityReason, qualityRows } from '../subjectModel';
 import type { QualityRow } from '../subjectModel';
-import { fmt, useChartRef } from './common';
+import { fmt, mosAxis, useChartRef } from './common';
 import { DataTable, Figure } from './Figure';
 import { colour } from './setup';
 
@@ -15,17 +17,17 @@ const OFFSET = 0.17;
 /** Above this many conditions the points shrink and the chart grows (rotated labels). */
 const MANY = 24;
 
-const HEADER = ['scenario', 'game', 'n', 'mos', 'mos_ci95_low', 'mos_ci95_high', 'mle_quality', 'mle_quality_se', 'mle_ci95_low', 'mle_ci95_high', 'mle_minus_mos', 'block'];
+const HEADER = ['scenario', 'game', 'n', 'mos', 'mos_ci95_low', 'mos_ci95_high', 'mos_ci95_status', 'mle_quality', 'mle_quality_se', 'mle_ci95_low', 'mle_ci95_high', 'mle_ci95_status', 'mle_minus_mos', 'block'];
 
 const label = (r: QualityRow) => `${r.scenario} · ${r.game}`;
 
 /** A series of points at x = condition index + shift, only where the value exists. */
-function series(rows: readonly QualityRow[], shift: number, value: (r: QualityRow) => [number | null, number | null, number | null]) {
+function series(rows: readonly QualityRow[], shift: number, value: (r: QualityRow) => [number | null, number | null, number | null, IntervalStatus | null]) {
   const kept = rows.flatMap((r, i) => {
-    const [y, low, high] = value(r);
-    return y === null ? [] : [{ x: i + shift, y, low, high }];
+    const [y, low, high, status] = value(r);
+    return y === null ? [] : [{ x: i + shift, y, low, high, status }];
   });
-  return { data: kept.map(({ x, y }) => ({ x, y })), errorBars: { low: kept.map((p) => p.low), high: kept.map((p) => p.high) } };
+  return { data: kept.map(({ x, y }) => ({ x, y })), errorBars: { low: kept.map((p) => p.low), high: kept.map((p) => p.high), status: kept.map((p) => p.status) } };
 }
 
 export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; games: string[]; scenarios: string[] }) {
@@ -33,15 +35,19 @@ export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; 
   const rows = qualityRows(doc, games, scenarios);
   const many = rows.length > MANY;
   const radius = many ? 3 : 5;
-  const mos = series(rows, -OFFSET, (r) => [r.mos, r.mosLow, r.mosHigh]);
-  const mle = series(rows, OFFSET, (r) => [r.quality, r.qualityLow, r.qualityHigh]);
+  const mos = series(rows, -OFFSET, (r) => [r.mos, r.mosLow, r.mosHigh, r.mosStatus]);
+  const mle = series(rows, OFFSET, (r) => [r.quality, r.qualityLow, r.qualityHigh, r.qualityStatus]);
   const chartData: ChartData<'scatter'> = {
     datasets: [
       { label: 'MOS (95 % t-CI)', ...mos, backgroundColor: colour(0), borderColor: colour(0), pointStyle: 'circle', pointRadius: radius },
       { label: 'MLE quality ψ (95 % CI)', ...mle, backgroundColor: colour(1), borderColor: colour(1), pointStyle: 'rectRot', pointRadius: radius + 1 },
     ],
   };
-  const ends = [...mos.errorBars.low, ...mos.errorBars.high, ...mle.errorBars.low, ...mle.errorBars.high].filter((v): v is number => v !== null);
+  const scale = mosScale(doc);
+  // ψ itself can lie beyond the scale (a condition only harsh raters saw): the axis spans
+  // the scale and every ψ, never a whisker (they are clipped to the axis)
+  const values = mle.data.map((p) => p.y);
+  const axis = mosAxis({ min: Math.min(scale.min, Math.floor(Math.min(...values, scale.min))), max: Math.max(scale.max, Math.ceil(Math.max(...values, scale.max))), step: scale.step }, `Quality (${scale.min} … ${scale.max})`);
   const tick = (value: number | string) => {
     const i = Number(value);
     return Number.isInteger(i) && rows[i] ? label(rows[i]) : '';
@@ -61,9 +67,7 @@ export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; 
         grid: { display: false },
         title: { display: true, text: 'Condition (scenario · game)' },
       },
-      // ψ and the interval ends are not bounded by the scale (a condition that only harsh
-      // raters saw can lie above 5): the axis spans 1–5 and every whisker
-      y: { suggestedMin: Math.min(1, ...ends), suggestedMax: Math.max(5, ...ends), title: { display: true, text: 'Quality (1 bad … 5 excellent)' } },
+      y: axis,
     },
     plugins: {
       legend: { position: 'bottom', labels: { usePointStyle: true } },
@@ -80,6 +84,10 @@ export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; 
             const ci = typeof low === 'number' && typeof high === 'number' ? ` [${low.toFixed(2)}, ${high.toFixed(2)}]` : '';
             return `${ctx.datasetIndex === 0 ? 'MOS' : 'MLE quality'} ${(ctx.parsed.y ?? 0).toFixed(2)}${ci}`;
           },
+          afterLabel: (ctx) => {
+            const status = ctx.dataset.errorBars?.status?.[ctx.dataIndex] ?? null;
+            return status === 'clipped' || status === 'n_too_small' ? intervalText(status) : '';
+          },
         },
       },
     },
@@ -91,10 +99,12 @@ export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; 
     fmt(r.mos),
     fmt(r.mosLow),
     fmt(r.mosHigh),
+    intervalText(r.mosStatus) || null,
     fmt(r.quality),
     fmt(r.qualitySe),
     fmt(r.qualityLow),
     fmt(r.qualityHigh),
+    intervalText(r.qualityStatus) || null,
     r.quality !== null && r.mos !== null ? fmt(r.quality - r.mos) : null,
     r.block,
   ]);
@@ -105,6 +115,7 @@ export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; 
     leftOut.length ? `No quality estimate for ${leftOut.length} condition(s): ${leftOut.map((l) => `${l.id} — ${l.reason}`).join('; ')}.` : '',
     new Set(rows.filter((r) => r.quality !== null).map((r) => r.block)).size > 1 ? 'The design falls apart into blocks that share no rater: compare qualities within a block only (column block).' : '',
     doc.meta.reliable_only ? 'The MOS here is over the reliable raters only; the subject model uses all ratings.' : '',
+    intervalLegend([...rows.map((r) => r.mosStatus), ...rows.map((r) => r.qualityStatus)], scale) ?? '',
   ].filter(Boolean);
   return (
     <Figure
@@ -125,6 +136,7 @@ export function MleQualityFigure({ doc, games, scenarios }: { doc: AnalysisDoc; 
       png={png}
       filename="mle-quality-vs-mos"
       unavailable={mle.data.length ? null : qualityReason(doc)}
+      warnings={warningsFor(doc, FIGURE_WHERE.mleQuality)}
       note={note.length ? note.join(' ') : null}
       table={<DataTable label="MOS and MLE quality per condition" header={HEADER} rows={csvRows} />}
     >

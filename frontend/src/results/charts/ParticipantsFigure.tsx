@@ -1,7 +1,9 @@
 /** The per-participant view: ratings per scenario, reliability with its reason, bias and inconsistency. */
 import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
+import { FIGURE_WHERE, warningsFor } from '../evidence';
 import { participantRows, STATUS_TEXT } from '../participants';
+import { signedIntraRule } from '../screening';
 import { round } from '../transforms';
 import type { TidyRating } from '../transforms';
 import { tablesToPng } from './canvasTable';
@@ -34,9 +36,10 @@ export function ParticipantsFigure({ doc, ratings, scenarios, ratingsError }: { 
       title="Participants: ratings, reliability and bias"
       caption={
         <>
-          One row per participant ({counts}). Reliability is the intra-rater rule (|ρ| &gt; {doc.reliability.cutoff}); &quot;not
-          assessable&quot; means no scenario group varies for this participant, so the rule cannot judge them — that is not
-          the same as unreliable. Bias and inconsistency come from the subject model (rating = quality + bias +
+          One row per participant ({counts}). Reliability is the intra-rater rule (
+          {signedIntraRule(doc) ? <>ρ &lt; −{doc.reliability.cutoff}, with evidence that a random rater would not pass</> : <>|ρ| &gt; {doc.reliability.cutoff}</>}
+          ); &quot;not assessable&quot; means the design gives the rule too little evidence for this participant (the reason says
+          what is missing) — that is neither reliable nor unreliable. Bias and inconsistency come from the subject model (rating = quality + bias +
           inconsistency · noise).
         </>
       }
@@ -45,6 +48,7 @@ export function ParticipantsFigure({ doc, ratings, scenarios, ratingsError }: { 
       png={png}
       filename="participants"
       unavailable={rows.length === 0 ? 'no participant has rated yet' : null}
+      warnings={warningsFor(doc, FIGURE_WHERE.participants)}
       note={
         [
           hasSubject ? '' : `Bias and inconsistency: not computable yet${subjectNote ? ` (${subjectNote})` : ''}.`,

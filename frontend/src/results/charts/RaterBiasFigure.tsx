@@ -4,6 +4,7 @@ import { Chart as ChartCanvas } from 'react-chartjs-2';
 
 import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
+import { FIGURE_WHERE, warningsFor } from '../evidence';
 import { P913_TEXT, p913Statuses, raterPoints, raterTooltip, subjectModelReason } from '../subjectModel';
 import type { P913Status, RaterPoint } from '../subjectModel';
 import { fmt, useChartRef } from './common';
@@ -131,6 +132,7 @@ export function RaterBiasFigure({ doc }: { doc: AnalysisDoc }) {
       png={png}
       filename="raters-bias-inconsistency"
       unavailable={points.length ? null : subjectModelReason(doc)}
+      warnings={warningsFor(doc, FIGURE_WHERE.raterBias)}
       note={note.length ? note.join(' ') : null}
       table={<DataTable label="Bias and inconsistency per rater" header={HEADER} rows={rows} />}
     >

@@ -5,8 +5,10 @@ import type { RefObject } from 'react';
 import type { AnalysisDoc, TreeNode } from '../analysisTypes';
 import { download } from '../csv';
 import type { Cell } from '../csv';
-import { layoutTree, round, splitLabel } from '../transforms';
+import { FIGURE_WHERE, warningsFor } from '../evidence';
+import { factorLabel, layoutTree, round, splitLabel } from '../transforms';
 import type { LaidOutNode } from '../transforms';
+import { pct, treeEvidence } from '../treeEvidence';
 import { fmt } from './common';
 import { Figure, svgToPng } from './Figure';
 import { useZoomPan } from './useZoomPan';
@@ -38,6 +40,53 @@ function standalone(svg: SVGSVGElement, width: number, height: number): SVGSVGEl
   return clone;
 }
 
+/** The tree's accuracy out of sample beside the majority rule and the training rows, its size and its stability. */
+export function TreeEvidencePanel({ doc }: { doc: AnalysisDoc }) {
+  const e = treeEvidence(doc);
+  const rows: [string, string][] = [
+    ['Cross-validated accuracy', e.cv === null ? '—' : `${pct(e.cv)}${e.cvSd !== null ? ` ± ${pct(e.cvSd)}` : ''}${e.folds !== null ? ` (${e.folds}-fold)` : ''}`],
+    ['Always predicting the majority class', e.majority === null ? '—' : `${pct(e.majority)}${e.majorityClass ? ` (“${e.majorityClass.replace(/_/g, ' ')}”)` : ''}`],
+    ['Accuracy on the training rows', pct(e.training)],
+    ['Minimum leaf size', e.minLeaf === null ? '—' : String(e.minLeaf)],
+    ['Leaves', e.leaves === null ? '—' : String(e.leaves)],
+  ];
+  return (
+    <div className="tree-evidence" data-tree-verdict={e.verdict}>
+      <p className={e.verdict === 'beats_majority' ? 'tree-evidence__verdict' : 'tree-evidence__verdict tree-evidence__verdict--weak'}>{e.sentence}</p>
+      <table className="data-table tree-evidence__table" aria-label="How sure the tree is">
+        <tbody>
+          {rows.map(([k, v]) => (
+            <tr key={k}>
+              <th scope="row">{k}</th>
+              <td className="num">{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {e.recurrence.length > 0 && (
+        <table className="data-table tree-evidence__table" aria-label="How often the root split recurs">
+          <thead>
+            <tr>
+              <th scope="col">Root split on</th>
+              <th scope="col" className="num">Share of CV folds</th>
+              <th scope="col" className="num">Share of other seeds</th>
+            </tr>
+          </thead>
+          <tbody>
+            {e.recurrence.map((r) => (
+              <tr key={r.feature}>
+                <th scope="row">{factorLabel(r.feature, doc)}</th>
+                <td className="num">{pct(r.share_folds, 0)}</td>
+                <td className="num">{pct(r.share_seeds, 0)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
 export function TreeFigure({ doc }: { doc: AnalysisDoc }) {
   const root = doc.tree.root;
   const full = useMemo(() => (root ? layoutTree(root) : null), [root]);
@@ -62,6 +111,8 @@ export function TreeFigure({ doc }: { doc: AnalysisDoc }) {
       png={png}
       filename="fig-4-10-decision-tree"
       unavailable={root ? null : (doc.notes?.tree ?? 'the tree could not be grown from these ratings')}
+      warnings={warningsFor(doc, FIGURE_WHERE.tree)}
+      summary={root ? <TreeEvidencePanel doc={doc} /> : null}
       table={
         <ol className="tree-rules" aria-label="Decision rules">
           {doc.tree.rules.map((r, i) => (

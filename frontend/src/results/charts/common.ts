@@ -1,6 +1,8 @@
 /** Helpers shared by the chart figures: the chart ref with its PNG export, the MOS axis, formatting. */
 import { useRef } from 'react';
 
+import type { ScaleRange } from '../evidence';
+import { intervalTooltip } from './setup';
 import type { Chart } from './setup';
 
 export type AnyChart = Chart<'bar' | 'line' | 'scatter'>;
@@ -11,7 +13,17 @@ export function useChartRef() {
   return { ref, png };
 }
 
-export const MOS_AXIS = { min: 1, max: 5, title: { display: true, text: 'MOS' }, ticks: { stepSize: 1 } } as const;
+/**
+ * The y axis of a MOS figure: fixed to the item's scale (never widened by a whisker; the
+ * whiskers are clipped to it, see errorBars.ts), one tick per scale point when discrete.
+ */
+export function mosAxis(scale: ScaleRange, title = 'MOS') {
+  const step = scale.step ?? (Number.isInteger(scale.min) && Number.isInteger(scale.max) && scale.max - scale.min <= 10 ? 1 : undefined);
+  return { min: scale.min, max: scale.max, title: { display: true, text: title }, ticks: step === undefined ? {} : { stepSize: step } };
+}
+
+/** The tooltip of a MOS figure: the interval's status under each value ("interval clipped to the scale", …). */
+export const INTERVAL_TOOLTIP = { callbacks: { afterLabel: intervalTooltip } };
 
 export function count(values: readonly (number | null)[]): number {
   return values.filter((v) => v !== null).length;

@@ -4,6 +4,7 @@ import { Chart as ChartCanvas } from 'react-chartjs-2';
 
 import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
+import { FIGURE_WHERE, warningsFor } from '../evidence';
 import { round, thresholdRows, weightRows } from '../transforms';
 import { tablesToPng } from './canvasTable';
 import { fmt, useChartRef } from './common';
@@ -45,6 +46,7 @@ export function WeightsFigure({ doc }: { doc: AnalysisDoc }) {
       png={png}
       filename="table-4-2-weights"
       unavailable={rows.some((r) => r.weka !== null || r.rapidminer !== null) ? null : (doc.notes?.weights ?? 'no factor weight could be computed from these ratings')}
+      warnings={warningsFor(doc, FIGURE_WHERE.weights)}
       table={
         <DataTable
           label="Weights of the factors"
@@ -107,6 +109,7 @@ export function ThresholdsFigure({ doc, paces }: { doc: AnalysisDoc; paces: stri
       png={png}
       filename="kpi-thresholds"
       unavailable={rows.length ? null : (doc.notes?.thresholds ?? 'no KPI factor (delay, jitter or loss) varies in this design')}
+      warnings={warningsFor(doc, FIGURE_WHERE.thresholds)}
     >
       <HeadedTable label="KPI thresholds per game class" header={tableHeader}>
         {rows.map((r, i) => (

@@ -4,8 +4,9 @@ import { Chart as ChartCanvas } from 'react-chartjs-2';
 
 import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
+import { FIGURE_WHERE, intervalLegend, intervalText, mosScale, warningsFor } from '../evidence';
 import { factorLabel, mosOverFactor, mosPerScenario, ratingCdfs } from '../transforms';
-import { useChartRef, MOS_AXIS, count, fmt } from './common';
+import { useChartRef, mosAxis, count, fmt, INTERVAL_TOOLTIP } from './common';
 import { DataTable, Figure } from './Figure';
 import { colour } from './setup';
 
@@ -20,22 +21,31 @@ export function MosPerScenarioFigure({ doc, games, scenarios, group }: { doc: An
       label: s.game,
       data: s.mos as number[],
       backgroundColor: colour(i),
-      errorBars: { low: s.low, high: s.high },
+      errorBars: { low: s.low, high: s.high, status: s.status },
     })),
   };
+  const scale = mosScale(doc);
   const options: ChartOptions<'bar'> = {
     maintainAspectRatio: false,
-    scales: { y: MOS_AXIS, x: { title: { display: true, text: 'Scenario' } } },
-    plugins: { legend: { position: 'bottom' } },
+    scales: { y: mosAxis(scale), x: { title: { display: true, text: 'Scenario' } } },
+    plugins: { legend: { position: 'bottom' }, tooltip: INTERVAL_TOOLTIP },
   };
-  const header = ['scenario', 'game', 'n', 'mos', 'ci95_low', 'ci95_high'];
-  const rows: Cell[][] = data.series.flatMap((s) => data.scenarios.map((sc, j) => [sc, s.game, s.n[j], fmt(s.mos[j]), fmt(s.low[j]), fmt(s.high[j])]));
+  const header = ['scenario', 'game', 'n', 'mos', 'ci95_low', 'ci95_high', 'ci95_status'];
+  const rows: Cell[][] = data.series.flatMap((s) =>
+    data.scenarios.map((sc, j) => [sc, s.game, s.n[j], fmt(s.mos[j]), fmt(s.low[j]), fmt(s.high[j]), intervalText(s.status[j] ?? null) || null]),
+  );
   return (
     <Figure
       id="mos-per-scenario"
       reference="Fig. 4.5"
       title="MOS per scenario and game"
-      caption={<>Mean opinion score (1 bad … 5 excellent) with 95 % confidence intervals, {group}.</>}
+      caption={
+        <>
+          Mean opinion score ({scale.min} … {scale.max}) with 95 % confidence intervals, {group}.
+        </>
+      }
+      warnings={warningsFor(doc, FIGURE_WHERE.mosPerScenario)}
+      note={intervalLegend(data.series.flatMap((s) => s.status), scale)}
       points={data.series.reduce((sum, s) => sum + count(s.mos), 0)}
       csv={{ header, rows }}
       png={png}
@@ -78,10 +88,15 @@ export function MosOverFactorFigure({
         borderDash: s.group === 'reliable' ? [6, 4] : [],
         pointStyle: s.group === 'reliable' ? 'triangle' : 'circle',
         pointRadius: 4,
-        errorBars: { low: s.points.filter((p) => p.mos !== null).map((p) => p.low), high: s.points.filter((p) => p.mos !== null).map((p) => p.high) },
+        errorBars: {
+          low: s.points.filter((p) => p.mos !== null).map((p) => p.low),
+          high: s.points.filter((p) => p.mos !== null).map((p) => p.high),
+          status: s.points.filter((p) => p.mos !== null).map((p) => p.status),
+        },
       };
     }),
   };
+  const scale = mosScale(doc ?? null);
   const options: ChartOptions<'line'> = {
     maintainAspectRatio: false,
     scales: {
@@ -89,12 +104,12 @@ export function MosOverFactorFigure({
         type: 'linear',
         title: { display: true, text: factor === 'delay' ? 'One-way delay per direction (ms)' : factor === 'loss' ? 'Packet loss per direction (%)' : factorLabel(group, doc) },
       },
-      y: MOS_AXIS,
+      y: mosAxis(scale),
     },
-    plugins: { legend: { position: 'bottom' } },
+    plugins: { legend: { position: 'bottom' }, tooltip: INTERVAL_TOOLTIP },
   };
-  const header = ['game', 'raters', 'scenario', factor === 'delay' ? 'delay_ms' : factor === 'loss' ? 'loss_pct' : 'level', 'n', 'mos', 'ci95_low', 'ci95_high'];
-  const rows: Cell[][] = data.series.flatMap((s) => s.points.map((p) => [s.game, s.group, p.scenario, p.x, p.n, fmt(p.mos), fmt(p.low), fmt(p.high)]));
+  const header = ['game', 'raters', 'scenario', factor === 'delay' ? 'delay_ms' : factor === 'loss' ? 'loss_pct' : 'level', 'n', 'mos', 'ci95_low', 'ci95_high', 'ci95_status'];
+  const rows: Cell[][] = data.series.flatMap((s) => s.points.map((p) => [s.game, s.group, p.scenario, p.x, p.n, fmt(p.mos), fmt(p.low), fmt(p.high), intervalText(p.status) || null]));
   const id = factor === 'delay' ? 'mos-over-delay' : factor === 'loss' ? 'mos-over-loss' : `mos-over-${group}`;
   const codes = data.levels.map((l) => l.scenario).join(', ');
   const points = data.series.reduce((sum, s) => sum + count(s.points.map((p) => p.mos)), 0);
@@ -110,6 +125,8 @@ export function MosOverFactorFigure({
         </>
       }
       unavailable={data.levels.length === 0 ? `the analysis found no scenario group "${group}" in this design` : points === 0 ? 'no ratings of these scenarios yet' : null}
+      warnings={warningsFor(doc ?? null, FIGURE_WHERE.mosOverFactor)}
+      note={intervalLegend(data.series.flatMap((s) => s.points.map((p) => p.status)), scale)}
       points={points}
       csv={{ header, rows }}
       png={png}

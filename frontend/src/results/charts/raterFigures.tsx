@@ -5,7 +5,10 @@ import { Chart as ChartCanvas } from 'react-chartjs-2';
 import type { AnalysisDoc } from '../analysisTypes';
 import { isTable41 } from '../factors';
 import type { Cell } from '../csv';
-import { factorLabel, interRater, intraRaterCdf, round, sosPoints } from '../transforms';
+import { FIGURE_WHERE, warningsFor } from '../evidence';
+import { STATUS_TEXT } from '../participants';
+import { intraRaterCdf } from '../screening';
+import { factorLabel, interRater, round, sosPoints } from '../transforms';
 import { fmt, useChartRef } from './common';
 import { DataTable, Figure } from './Figure';
 import { colour } from './setup';
@@ -18,7 +21,7 @@ export function groupLabel(doc: AnalysisDoc, group: string): string {
   const fixed = isTable41(doc) ? GROUP_LABEL[group] : undefined;
   if (fixed) return fixed;
   const codes = Object.keys(doc.reliability.scenario_groups[group] ?? {});
-  const name = /^(ds|us)_/.test(group) ? factorLabel(group, doc) : group.replace(/_/g, ' ');
+  const name = /^(ds|us|both)_/.test(group) ? factorLabel(group, doc) : group.replace(/_/g, ' ');
   return codes.length ? `${name} (${codes.join(', ')})` : name;
 }
 
@@ -27,21 +30,23 @@ export function IntraRaterFigure({ doc }: { doc: AnalysisDoc }) {
   const data = intraRaterCdf(doc);
   const groups = Object.keys(doc.reliability.scenario_groups);
   const table41 = isTable41(doc);
+  // the signed rule: a reliable rater's scores fall as the impairment rises (ρ < −cut-off)
+  const line = data.signed ? -data.cutoff : data.cutoff;
   const chartData: ChartData<'line'> = {
     datasets: [
       {
-        label: 'Raters: CDF of |ρ|',
-        data: data.points.map((p) => ({ x: p.abs, y: p.p })),
+        label: data.signed ? 'Raters: CDF of ρ' : 'Raters: CDF of |ρ|',
+        data: data.points.map((p) => ({ x: p.x, y: p.p })),
         stepped: 'before' as const,
         borderColor: colour(0),
         backgroundColor: colour(0),
         pointRadius: 2,
       },
       {
-        label: `Cut-off |ρ| = ${data.cutoff}`,
+        label: data.signed ? `Cut-off ρ = −${data.cutoff}` : `Cut-off |ρ| = ${data.cutoff}`,
         data: [
-          { x: data.cutoff, y: 0 },
-          { x: data.cutoff, y: 1 },
+          { x: line, y: 0 },
+          { x: line, y: 1 },
         ],
         borderColor: '#a12a1f',
         borderDash: [4, 4],
@@ -52,13 +57,19 @@ export function IntraRaterFigure({ doc }: { doc: AnalysisDoc }) {
   const options: ChartOptions<'line'> = {
     maintainAspectRatio: false,
     scales: {
-      x: { type: 'linear', min: 0, max: 1, title: { display: true, text: "|Spearman ρ| of a rater's scores against the impairment" } },
+      x: {
+        type: 'linear',
+        min: data.signed ? -1 : 0,
+        max: 1,
+        title: { display: true, text: data.signed ? "Spearman ρ of a rater's scores against the impairment" : "|Spearman ρ| of a rater's scores against the impairment" },
+      },
       y: { min: 0, max: 1, title: { display: true, text: 'Share of raters' } },
     },
     plugins: { legend: { position: 'bottom' } },
   };
-  const header = ['rater_id', 'rho', 'abs_rho', 'cumulative_share', 'reliable'];
-  const rows: Cell[][] = data.points.map((p) => [p.rater, fmt(p.rho), fmt(p.abs), fmt(p.p), p.abs > data.cutoff]);
+  const header = ['rater_id', 'rho', 'n_ratings', 'p_random_pass', 'cumulative_share', 'status', 'reason'];
+  const rows: Cell[][] = data.points.map((p) => [p.rater, fmt(p.rho), p.n_ratings, fmt(p.p_random_pass, 4), fmt(p.p), STATUS_TEXT[p.status], p.reason]);
+  const reliable = data.points.filter((p) => p.status === 'reliable').length;
   return (
     <Figure
       id="intra-rater-cdf"
@@ -66,13 +77,16 @@ export function IntraRaterFigure({ doc }: { doc: AnalysisDoc }) {
       title="Intra-rater reliability"
       caption={
         <>
-          CDF of each rater&apos;s |ρ| (
+          CDF of each rater&apos;s {data.signed ? 'ρ' : '|ρ|'} (
           {table41
             ? 'scores against delay in B, D1–D3 and against loss in B, L1, L2'
             : `scores against the level within each scenario group: ${groups.map((g) => groupLabel(doc, g)).join('; ') || 'none found'}`}
-          ). Raters above the
-          cut-off {data.cutoff} count as reliable: {Math.round(data.shareReliable * 100)} % of {data.points.length}
-          {data.excluded > 0 ? ` (${data.excluded} not assessable — no computable ρ — not shown)` : ''}.
+          ).{' '}
+          {data.signed
+            ? `A rater is reliable when ρ < −${data.cutoff} (scores fall as the impairment rises) and a rater scoring at random on the same design would pass with probability ≤ 0.01 (p_random_pass); otherwise not assessable, with the reason.`
+            : `Raters above the cut-off ${data.cutoff} count as reliable.`}{' '}
+          Reliable: {reliable} of {data.points.length} ({Math.round(data.shareReliable * 100)} %)
+          {data.excluded > 0 ? `; ${data.excluded} not assessable — no computable ρ — not shown` : ''}.
         </>
       }
       points={data.points.length}
@@ -80,6 +94,7 @@ export function IntraRaterFigure({ doc }: { doc: AnalysisDoc }) {
       png={png}
       filename="fig-4-2-intra-rater-cdf"
       unavailable={data.points.length ? null : (doc.notes?.['reliability.intra'] ?? 'no rater has a computable ρ: needs a scenario group that varies one factor alone, rated with different scores')}
+      warnings={warningsFor(doc, FIGURE_WHERE.intra)}
       table={<DataTable label="Intra-rater reliability per rater" header={header} rows={rows} />}
     >
       <div className="chart-box">
@@ -129,6 +144,7 @@ export function InterRaterFigure({ doc, games }: { doc: AnalysisDoc; games: stri
       png={png}
       filename="fig-4-3-inter-rater"
       unavailable={rows.some((r) => r[4] !== null) ? null : (doc.notes?.['reliability.inter'] ?? 'needs ≥ 2 raters per game')}
+      warnings={warningsFor(doc, FIGURE_WHERE.inter)}
       table={<DataTable label="Inter-rater agreement" header={header} rows={rows} />}
     >
       <div className="chart-box">

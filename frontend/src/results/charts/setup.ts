@@ -1,7 +1,8 @@
 /**
  * Chart.js for the results explorer only (this module is never imported by the participant
  * entry): the controllers and elements the figures use, a white background (so a
- * downloaded PNG is not transparent) and 95 % confidence-interval whiskers.
+ * downloaded PNG is not transparent) and 95 % confidence-interval whiskers kept inside the
+ * chart area, with the interval's status in the tooltip.
  */
 import {
   BarController,
@@ -16,13 +17,18 @@ import {
   ScatterController,
   Tooltip,
 } from 'chart.js';
-import type { ChartType, Plugin } from 'chart.js';
+import type { ChartType, Plugin, TooltipItem } from 'chart.js';
+
+import { INTERVAL_TEXT } from '../evidence';
+import type { IntervalStatus } from '../evidence';
+import { drawWhiskers, whisker, whiskerExtent } from './errorBars';
+import type { Whisker, YAxis } from './errorBars';
 
 declare module 'chart.js' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ChartDatasetProperties<TType extends ChartType, TData> {
     /** 95 % CI per data point, drawn as whiskers by the errorBars plugin. */
-    errorBars?: { low: (number | null)[]; high: (number | null)[] };
+    errorBars?: { low: (number | null)[]; high: (number | null)[]; status?: (IntervalStatus | null)[] };
   }
 }
 
@@ -38,40 +44,39 @@ const whiteBackground: Plugin = {
   },
 };
 
+/** The whiskers, drawn inside the chart area only (see errorBars.ts for the rule). */
 const errorBars: Plugin = {
   id: 'qoelabErrorBars',
   afterDatasetsDraw(chart) {
-    const { ctx } = chart;
     const yScale = chart.scales.y;
     if (!yScale) return;
+    const axis: YAxis = { min: yScale.min, max: yScale.max, getPixelForValue: (v) => yScale.getPixelForValue(v) };
+    const whiskers: Whisker[] = [];
     chart.data.datasets.forEach((dataset, i) => {
       const bars = dataset.errorBars;
       if (!bars || !chart.isDatasetVisible(i)) return;
-      const meta = chart.getDatasetMeta(i);
-      ctx.save();
-      ctx.strokeStyle = '#1c2430';
-      ctx.lineWidth = 1.25;
-      meta.data.forEach((element, j) => {
-        const low = bars.low[j];
-        const high = bars.high[j];
-        if (low === null || low === undefined || high === null || high === undefined) return;
-        const x = element.x;
-        const top = yScale.getPixelForValue(high);
-        const bottom = yScale.getPixelForValue(low);
-        const cap = 4;
-        ctx.beginPath();
-        ctx.moveTo(x, top);
-        ctx.lineTo(x, bottom);
-        ctx.moveTo(x - cap, top);
-        ctx.lineTo(x + cap, top);
-        ctx.moveTo(x - cap, bottom);
-        ctx.lineTo(x + cap, bottom);
-        ctx.stroke();
+      chart.getDatasetMeta(i).data.forEach((element, j) => {
+        const w = whisker(element.x, bars.low[j], bars.high[j], bars.status?.[j], axis, chart.chartArea);
+        if (w) whiskers.push(w);
       });
-      ctx.restore();
     });
+    drawWhiskers(chart.ctx, chart.chartArea, whiskers);
+    // for the browser tests: the plot area and the box the whiskers span, in CSS pixels
+    const box = (a: { left: number; top: number; right: number; bottom: number }) => [a.left, a.top, a.right, a.bottom].map((v) => v.toFixed(1)).join(',');
+    const extent = whiskerExtent(chart.chartArea, whiskers);
+    const data = chart.canvas.dataset;
+    data.chartArea = box(chart.chartArea);
+    data.whiskers = String(whiskers.length);
+    data.whiskersCut = String(whiskers.filter((w) => w.topCut || w.bottomCut).length);
+    data.whiskerExtent = extent ? box(extent) : '';
   },
 };
+
+/** The tooltip line under a value with an interval: its status when it is not an ordinary CI. */
+export function intervalTooltip(item: TooltipItem<ChartType>): string {
+  const status = item.dataset.errorBars?.status?.[item.dataIndex];
+  return status === 'clipped' || status === 'n_too_small' ? INTERVAL_TEXT[status] : '';
+}
 
 Chart.register(
   BarController,
@@ -90,6 +95,8 @@ Chart.register(
 Chart.defaults.font.family = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 Chart.defaults.color = '#1c2430';
 Chart.defaults.animation = false;
+// every chart with intervals says in its tooltip when one is clipped or missing
+Chart.defaults.plugins.tooltip.callbacks.afterLabel = intervalTooltip;
 
 /** Okabe–Ito colours (distinguishable with colour-vision deficiencies), one per game. */
 export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];

@@ -50,7 +50,8 @@ describe('ItemResults', () => {
     const select = screen.getByLabelText('Item');
     expect(within(select).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['overall', 'input_quality', 'video_quality', 'acceptance']);
     let table = screen.getByRole('table', { name: 'MOS of overall per scenario' });
-    expect(within(table).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['B64.504.10 – 4.90', 'D162.251.80 – 2.70']);
+    // a document without ci95_status: the status derived (both intervals inside 1–5)
+    expect(within(table).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['B64.504.10 – 4.9095 % CI', 'D162.251.80 – 2.7095 % CI']);
 
     fireEvent.change(select, { target: { value: 'input_quality' } });
     table = screen.getByRole('table', { name: 'MOS of input_quality per scenario' });

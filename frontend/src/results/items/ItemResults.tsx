@@ -7,6 +7,7 @@
 import { useId, useState } from 'react';
 
 import { ALL_GAMES } from '../analysisTypes';
+import { intervalStatus, intervalText } from '../evidence';
 import { ItemCorrelationFigure } from './ItemCorrelationFigure';
 import { multiItemSections, pooledMos } from './itemsDoc';
 import type { Correlation, ItemsSections } from './itemsDoc';
@@ -54,6 +55,7 @@ function ItemResultsFor({ sections }: { sections: ItemsSections }) {
                   <th scope="col" className="num">n</th>
                   <th scope="col" className="num">MOS</th>
                   <th scope="col" className="num">95 % CI</th>
+                  <th scope="col">Interval</th>
                 </tr>
               </thead>
               <tbody>
@@ -65,6 +67,7 @@ function ItemResultsFor({ sections }: { sections: ItemsSections }) {
                     <td className="num">
                       {fmt(row.ci95_low)} – {fmt(row.ci95_high)}
                     </td>
+                    <td>{intervalText(intervalStatus(row, { min: section.scale.min, max: section.scale.max, step: section.scale.step }))}</td>
                   </tr>
                 ))}
               </tbody>

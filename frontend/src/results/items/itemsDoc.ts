@@ -7,7 +7,7 @@ import type * as Gen from '../analysisDoc.gen';
 import type { RatingItem } from '../../participant/items';
 
 /** The keys of a generated section that the item views read (older documents may lack the rest). */
-export type ItemMos = Pick<Gen.ConditionMos, 'scenario' | 'game' | 'n' | 'mos' | 'ci95_low' | 'ci95_high'>;
+export type ItemMos = Pick<Gen.ConditionMos, 'scenario' | 'game' | 'n' | 'mos' | 'ci95_low' | 'ci95_high'> & Partial<Pick<Gen.ConditionMos, 'ci95_status'>>;
 
 export type ItemSection = Pick<Gen.PerItem, 'scale' | 'n'> & {
   mos: ItemMos[];
