@@ -143,7 +143,9 @@ def _irls(
     W = w·μ(1 − μ), M = Σ_g s_g s_gᵀ, s_g = Σ_{i∈g} w_i (y_i − μ_i) x_i over rater g's
     rows, times G/(G−1)·(N−1)/(N−K); summed per rater with bincount, since a rater's rows
     do not collapse across raters."""
-    import statsmodels.api as sm  # type: ignore[import-untyped]
+    # the GLM's own modules, not statsmodels.api (which imports every model it has)
+    from statsmodels.genmod.families import Binomial  # type: ignore[import-untyped]
+    from statsmodels.genmod.generalized_linear_model import GLM  # type: ignore[import-untyped]
     from statsmodels.tools.sm_exceptions import (  # type: ignore[import-untyped]
         ConvergenceWarning,
         PerfectSeparationWarning,
@@ -156,10 +158,10 @@ def _irls(
     n_cond = x.shape[0]
     sums = np.bincount(profiles.cond * 2 + profiles.y.astype(np.int64), w, minlength=2 * n_cond)
     cell = np.flatnonzero(sums > 0)
-    model = sm.GLM(
+    model = GLM(
         (cell % 2).astype(np.float64),
         x[cell // 2],
-        family=sm.families.Binomial(),
+        family=Binomial(),
         freq_weights=sums[cell],
     )
     with warnings.catch_warnings(record=True) as caught:
