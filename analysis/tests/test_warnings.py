@@ -3,7 +3,7 @@ documents for each rule, one where it fires and one where it does not."""
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -15,7 +15,6 @@ from qoe_analysis.evidence.warning_evidence import (
     thin_evidence,
 )
 from qoe_analysis.evidence.warnings import document_warnings, raters_per_game, ratings_per_rater
-from qoe_analysis.schema.document import WarningCode
 
 
 def _codes(warnings: list[Any]) -> list[tuple[str, str]]:
@@ -202,21 +201,3 @@ def test_rater_counts_from_the_table() -> None:
 def test_a_document_without_sections_has_no_warnings() -> None:
     assert document_warnings({}) == []
     assert document_warnings({"meta": {}, "conditions": [], "thresholds": {}}) == []
-
-
-def test_codes_are_the_contract() -> None:
-    assert set(get_args(WarningCode)) == {
-        "thin_evidence",
-        "not_assessable",
-        "few_reliable_raters",
-        "interval_clipped",
-        "no_interval",
-        "extrapolated",
-        "dominant_raters",
-        "dry_run",
-        "collinear_factors",
-        "merged_factors",
-        "model_weak",
-        "marginal_thresholds",
-        "no_joint_bound",
-    }

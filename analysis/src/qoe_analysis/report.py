@@ -116,6 +116,7 @@ class Target:
     y: np.ndarray[Any, Any]
     text: str
     profiles: tuple[np.ndarray[Any, Any], pd.DataFrame]
+    raters: np.ndarray[Any, Any] | None = None  # the rater of each row (the joint model's clusters)
 
 
 def _validated(df: pd.DataFrame, sidecar: Sidecar | None, acceptable_from: float | None) -> Study:
@@ -193,7 +194,8 @@ def _target(study: Study, stats: ItemStats, conds: Conditions, reliable_only: bo
         reliable_only,
     )
     factors = factor_frame(decided, merged_in(study.varying))
-    return Target(factors, y, text, group_codes(factors, list(factors.columns)))
+    profiles = group_codes(factors, list(factors.columns))
+    return Target(factors, y, text, profiles, decided[RATER].to_numpy())
 
 
 def _weights(target: Target) -> Weights:
@@ -243,21 +245,11 @@ def _thresholds(study: Study, target: Target, root: TreeNode) -> Thresholds:
     return plain(cast(Thresholds, thresholds))
 
 
-def _joint(
-    study: Study, stats: ItemStats, conds: Conditions, target: Target, reliable_only: bool
-) -> JointModel:
+def _joint(study: Study, target: Target) -> JointModel:
     """The joint acceptability model on the target's rows, clustered by their raters, and
     its corner per pace class (:mod:`qoe_analysis.models.joint_model`)."""
-    decided, _, _ = acceptance_target(
-        study.split,
-        study.primary,
-        study.acceptance,
-        conds.analysed,
-        stats.reliable_ids,
-        reliable_only,
-    )
-    raters = decided[RATER].to_numpy()
-    assert len(raters) == len(target.y)
+    raters = target.raters
+    assert raters is not None and len(raters) == len(target.y)
     kpis = [c for c in study.varying if c in target.factors.columns]
     return plain(joint_model_section(target.factors, target.y, raters, kpis))
 
@@ -345,7 +337,7 @@ def _assemble(
         "weights": weights,
         "tree": tree,
         "thresholds": thresholds,
-        "joint_model": _joint(study, stats, conds, target, options["reliable_only"]),
+        "joint_model": _joint(study, target),
         "notes": cast(Notes, notes),
         **sections,
         "warnings": [],  # analyze() fills it last: the rules read every section
