@@ -175,10 +175,11 @@ def check_item_results_view(page: Any, doc: dict[str, Any], raters: list[str]) -
         expected = pooled_mos(doc, key)
         for i in range(SCENARIOS):
             cells = rows.nth(i).locator("th, td").all_inner_texts()
-            scenario, n, mos, ci = (c.strip() for c in cells)
+            scenario, n, mos, ci, status = (c.strip() for c in cells)
             row = expected[scenario]
             assert (int(n), mos) == (row["n"], f"{row['mos']:.2f}"), (key, cells, row)
             assert ci == f"{row['ci95_low']:.2f} – {row['ci95_high']:.2f}", (key, cells, row)
+            assert status, (key, cells, row)  # the interval's status (ok, clipped, ...)
     times = view.get_by_role("table", name="Response times").locator("tbody tr")
     expect(times).to_have_count(len(ITEMS))
     fast = view.get_by_test_id("fast-raters")

@@ -190,7 +190,18 @@ def _run(stack: Stack, timings: dict[str, Any]) -> None:
     timings["hard_stop"]["rerun_s"] = duration(done)
 
     # --- the pool process dies under a live worker (e.g. the OOM killer) -----------------
-    job2 = researcher.post(f"/api/v1/studies/{study['id']}/analysis/", {"reliable_only": True}, 202)
+    # A new input for a new job: one more imported session. (Not reliable_only: on this design
+    # the intra-rater rule has no evidence to call anyone reliable, so that job is refused.)
+    mid = researcher.post(
+        f"/api/v1/studies/{study['id']}/import/",
+        data=synthetic_ratings(study, raters=1, sessions=1, prefix="MID-").encode(),
+        headers={"Content-Type": "text/csv"},
+        expect=202,
+    )
+    total_rows += wait_imported(researcher, mid, worker2)["ratings"]
+    job2 = researcher.post(
+        f"/api/v1/studies/{study['id']}/analysis/", {"reliable_only": False}, 202
+    )
     running2 = wait_running(researcher, job2["id"], worker2)
     (child,) = child_pids(worker2.pid)
     lost_at = time.monotonic()
