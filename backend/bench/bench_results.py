@@ -82,10 +82,19 @@ def synthetic_csv(games: dict[str, str]) -> tuple[str, int]:
     return buffer.getvalue(), len(frame)
 
 
-def baseline_request_analysis(study: Any, *, reliable_only: bool, user: Any = None) -> Any:
+def baseline_request_analysis(
+    study: Any,
+    *,
+    reliable_only: bool,
+    min_reliable_raters: int = 3,
+    min_reliable_share: float = 0.5,
+    user: Any = None,
+) -> Any:
     """The request as it was before the data version (git: analysis_jobs/services.py before
     issue 16): the tidy table, its CSV and SHA-256 rebuilt on every request, the job looked
-    up by that hash. Only its cached path is needed here (the job exists)."""
+    up by that hash. Only its cached path is needed here (the job exists). The reliable-rater
+    limits (issue 31) are accepted as the view passes them; all-raters jobs ignore them."""
+    del min_reliable_raters, min_reliable_share
     from qoelab.analysis_jobs.models import AnalysisJob, JobState
     from qoelab.analysis_jobs.services import JobRequest, input_digest
     from qoelab.exports.tests.tidy_rowwise import rowwise_tidy_table
