@@ -119,7 +119,7 @@ def test_not_assessable_counts_per_rule_with_the_reasons() -> None:
     intra_text, p913_text, flat_text = (w["message"] for w in fired)
     # the raters' own rho values are left out, so one reason on one design counts once
     assert intra_text.startswith("3 of 6 raters")
-    assert f"rho < -0.6, {why} (2); no counted group (1)" in intra_text
+    assert f"rho = … < -0.6, {why} (2); no counted group (1)" in intra_text
     assert "not assessable: 0 of 24 conditions" in p913_text and "2 of 6 raters" in p913_text
     assert "1 of 6 raters" in flat_text and "needs >= 5 ratings" in flat_text
 

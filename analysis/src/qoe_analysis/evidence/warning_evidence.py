@@ -153,7 +153,7 @@ def _reasons(rows_: Sequence[Mapping[str, Any]], most: int = 2) -> str:
     raw = Counter(str(r.get("reason") or "no reason given") for r in rows_)
     counts: Counter[str] = Counter()
     for reason, n in raw.items():  # the distinct texts only: 10^5 raters share few
-        counts[_OWN_VALUE.sub(r"\1", reason)] += n
+        counts[_OWN_VALUE.sub(r"\1 = …", reason)] += n
     top = counts.most_common(most)
     text = "; ".join(f"{reason} ({n})" for reason, n in top)
     rest = sum(counts.values()) - sum(n for _, n in top)
