@@ -160,6 +160,17 @@ def _reasons(rows_: Sequence[Mapping[str, Any]], most: int = 2) -> str:
     return text + (f"; other reasons ({rest})" if rest else "")
 
 
+def _rule_not_assessable(
+    where: str, per_rater: Sequence[Mapping[str, Any]], of: int, rule: str
+) -> list[DocWarning]:
+    """One warning for the raters a rule's table marks not assessable, with their reasons."""
+    na = [r for r in per_rater if r.get("status") == "not_assessable"]
+    if not na:
+        return []
+    text = f"{len(na)} of {of} raters are not assessable {rule}: {_reasons(na)}"
+    return [make("not_assessable", where, text)]
+
+
 def not_assessable(doc: Mapping[str, Any]) -> list[DocWarning]:
     """Per screening rule, how many raters it cannot judge and why (intra-rater ρ, P.913,
     straight-lining), and a P.913 screening that as a whole is not assessable."""
@@ -170,16 +181,12 @@ def not_assessable(doc: Mapping[str, Any]) -> list[DocWarning]:
     # a rule's table may list only the raters it did not pass: count against all raters
     n_raters = as_map(doc.get("meta")).get("n_raters")
     of = n_raters if isinstance(n_raters, int) else len(intra)
-    na = [r for r in intra if r.get("status") == "not_assessable"]
-    if na:
-        out.append(
-            make(
-                "not_assessable",
-                "reliability.intra",
-                f"{len(na)} of {of} raters are not assessable by the intra-rater "
-                f"rule (neither reliable nor unreliable): {_reasons(na)}",
-            )
-        )
+    out += _rule_not_assessable(
+        "reliability.intra",
+        intra,
+        of,
+        "by the intra-rater rule (neither reliable nor unreliable)",
+    )
     p913 = as_map(screening.get("p913"))
     per_rater = rows(p913.get("per_rater"))
     na = [r for r in per_rater if r.get("status") == "not_assessable"]
@@ -200,29 +207,17 @@ def not_assessable(doc: Mapping[str, Any]) -> list[DocWarning]:
                 f"{len(na)} of {of} raters not assessable",
             )
         )
-    elif na:
-        out.append(
-            make(
-                "not_assessable",
-                "reliability.screening.p913",
-                f"{len(na)} of {of} raters are not assessable by the P.913 "
-                f"screening{basis}: {_reasons(na)}",
-            )
+    else:
+        out += _rule_not_assessable(
+            "reliability.screening.p913", per_rater, of, f"by the P.913 screening{basis}"
         )
     flat = as_map(screening.get("straight_lining"))
     per_rater = rows(flat.get("per_rater"))
-    na = [r for r in per_rater if r.get("status") == "not_assessable"]
-    if na:
-        minimum = flat.get("min_ratings_per_session")
-        need = f" (a session needs >= {minimum} ratings)" if minimum is not None else ""
-        out.append(
-            make(
-                "not_assessable",
-                "reliability.screening.straight_lining",
-                f"{len(na)} of {of} raters are not assessable for "
-                f"straight-lining{need}: {_reasons(na)}",
-            )
-        )
+    minimum = flat.get("min_ratings_per_session")
+    need = f" (a session needs >= {minimum} ratings)" if minimum is not None else ""
+    out += _rule_not_assessable(
+        "reliability.screening.straight_lining", per_rater, of, f"for straight-lining{need}"
+    )
     return out
 
 
