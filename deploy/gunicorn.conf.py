@@ -4,12 +4,12 @@
 
 Environment: GUNICORN_BIND (default 127.0.0.1:8000: behind nginx on the same host; the
 container image sets 0.0.0.0:8000, a lab without a proxy sets it too), GUNICORN_WORKERS
-(default CPUs + 1, at most 8), GUNICORN_WORKER_CLASS (default gthread),
-GUNICORN_THREADS (default 8 per worker), GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS
-(proxies whose X-Forwarded-Proto gunicorn believes; default: QOELAB_TRUSTED_PROXIES, the
-list Django reads X-Forwarded-For from, which is empty unless set — nobody is trusted
-implicitly). With QOELAB_ENV=production gunicorn's own error and access logs are JSON
-lines too, like Django's (qoelab.settings).
+(default CPUs + 1, at most 8), GUNICORN_WORKER_CLASS (default gthread; gthread and sync
+answer malformed requests in JSON), GUNICORN_THREADS (default 8 per worker),
+GUNICORN_TIMEOUT (60 s), GUNICORN_FORWARDED_ALLOW_IPS (proxies whose X-Forwarded-Proto
+gunicorn believes; default: QOELAB_TRUSTED_PROXIES, the list Django reads X-Forwarded-For
+from, which is empty unless set — nobody is trusted implicitly). With QOELAB_ENV=production
+gunicorn's own error and access logs are JSON lines too, like Django's (qoelab.settings).
 """
 
 import multiprocessing
@@ -32,8 +32,19 @@ workers = int(os.environ.get("GUNICORN_WORKERS", min(multiprocessing.cpu_count()
 # polls queue behind its slow requests (a rating applying the next scenario, a console
 # read, a due lease renewal: each waits on the agent or a row lock) once all its threads
 # hold one; with 4 the participant poll's p99 in the live-lab bench was 2-3x that with 8.
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "").strip() or "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+# gunicorn's own answers to malformed requests (a control character in a header, a broken
+# request line, headers over its limits) are HTML pages; these subclasses of its gthread and
+# sync workers answer them in JSON like the app's errors (qoelab.core.gunicorn_workers,
+# docs/deploy.md "Malformed requests"). Any other GUNICORN_WORKER_CLASS is used as given.
+JSON_ERROR_WORKERS = {
+    "gthread": "qoelab.core.gunicorn_workers.JsonErrorThreadWorker",
+    # gunicorn itself runs "sync" as gthread when threads > 1; so do we.
+    "sync": "qoelab.core.gunicorn_workers."
+    + ("JsonErrorSyncWorker" if threads == 1 else "JsonErrorThreadWorker"),
+}
+_worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "").strip() or "gthread"
+worker_class = JSON_ERROR_WORKERS.get(_worker_class, _worker_class)
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 keepalive = 5

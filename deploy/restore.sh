@@ -5,7 +5,7 @@
 #
 #   deploy/restore.sh [--compose] --yes BACKUP_DIR
 #
-# --compose  the docker-compose stack here: stops web, worker and beat, restores in the `db`
+# --compose  the docker-compose stack here: stops web, the workers and beat, restores in the `db`
 #            container, migrates, starts them again.
 # otherwise  DATABASE_URL (or QOELAB_ENV_FILE) as for backup.sh; stop the services first:
 #            systemctl stop qoelab-web qoelab-beat 'qoelab-worker@*'
@@ -39,11 +39,11 @@ fi
 
 if [ "$mode" = compose ]; then
   [ -f "$backup/database.dump" ] || { echo "restore: no database.dump in $backup" >&2; exit 2; }
-  docker compose stop web worker beat
+  docker compose stop web worker worker-heavy beat
   docker compose exec -T db pg_restore --username qoelab --dbname qoelab --clean --if-exists \
     --no-owner --single-transaction --exit-on-error <"$backup/database.dump"
   docker compose run --rm --no-deps migrate
-  docker compose start web worker beat
+  docker compose start web worker worker-heavy beat
 else
   url=${DATABASE_URL:-}
   case "$url" in

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Entry point of the backend image. Commands:
 #   web              preflight (database + broker), optionally migrate, then gunicorn
-#   worker [ARGS]    preflight, then a Celery worker (extra ARGS go to `celery worker`)
+#   worker [ARGS]    preflight, then a Celery worker (extra ARGS go to `celery worker`) on
+#                    the queues CELERY_QUEUES: "celery" (heartbeat, session expiry, ping),
+#                    "heavy" (imports, analyses); compose runs one worker per queue
 #   beat [ARGS]      preflight, then Celery beat: the periodic tasks (agent lease heartbeat,
 #                    session expiry). Exactly one per lab.
 #   migrate          preflight, migrate, exit (the compose `migrate` one-shot service)
@@ -10,7 +12,7 @@
 # Environment: QOELAB_MIGRATE_ON_START=1 makes `web` migrate first (single-container
 # setups; compose uses the `migrate` service instead); QOELAB_PREFLIGHT_ATTEMPTS (30) x 2 s
 # is how long to wait for the database and the broker; CELERY_CONCURRENCY (2),
-# CELERY_QUEUES (celery), CELERY_LOGLEVEL (INFO).
+# CELERY_QUEUES (celery,heavy: both, for a single container), CELERY_LOGLEVEL (INFO).
 set -eu
 
 manage() { python /app/backend/manage.py "$@"; }
@@ -43,7 +45,7 @@ case "$command" in
     exec celery --app qoelab worker \
       --loglevel "${CELERY_LOGLEVEL:-INFO}" \
       --concurrency "${CELERY_CONCURRENCY:-2}" \
-      --queues "${CELERY_QUEUES:-celery}" \
+      --queues "${CELERY_QUEUES:-celery,heavy}" \
       --hostname "worker@%h" "$@"
     ;;
   beat)

@@ -15,6 +15,7 @@ the lab's other researchers).
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -140,6 +141,8 @@ def _serve(data_dir: Path, backing: dict[str, str]) -> Iterator[LiveApp]:
         **{k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "CELERY_"))},
         **backing,
         "QOELAB_DATA_DIR": str(data_dir),
+        # /healthz shows its details (database, broker, worker) to this token only.
+        "QOELAB_HEALTH_TOKEN": secrets.token_urlsafe(24),
     }
     port = free_port()
     agent = DryRunAgent(

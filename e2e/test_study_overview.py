@@ -42,7 +42,11 @@ def test_client_side_routes_are_served_by_the_app_shell(live_app: LiveApp, page:
 def test_the_app_runs_on_the_configured_database_and_broker(live_app: LiveApp) -> None:
     """In CI (DATABASE_URL set) the browser suite exercises PostgreSQL and a Celery worker
     on Redis, not the demo's SQLite and in-process tasks."""
-    with urllib.request.urlopen(f"{live_app.url}/healthz?worker=1", timeout=30) as response:
+    probe = urllib.request.Request(
+        f"{live_app.url}/healthz?worker=1",
+        headers={"X-Health-Token": live_app.env["QOELAB_HEALTH_TOKEN"]},
+    )
+    with urllib.request.urlopen(probe, timeout=30) as response:
         health = json.load(response)
     if live_app.env.get("DATABASE_URL"):
         assert health["database"]["vendor"] == "postgresql", health

@@ -30,13 +30,24 @@ from qoelab_testkit.processes import Process as BaseProcess
 from qoelab_testkit.services import Services, isolated_services
 from qoelab_testkit.waiting import free_port, wait_for
 
-__all__ = ["Api", "Process", "Services", "Stack", "free_port", "services", "wait_for"]
+__all__ = [
+    "HEALTH_TOKEN",
+    "Api",
+    "Process",
+    "Services",
+    "Stack",
+    "free_port",
+    "services",
+    "wait_for",
+]
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 MANAGE = REPO / "backend" / "manage.py"
 #: Variables of the calling environment that must not leak into the stack's processes.
 FOREIGN_PREFIXES = ("DATABASE_URL", "CELERY_", "DJANGO_", "QOELAB_", "GUNICORN_", "NETEM_AGENT_")
+#: The stack's QOELAB_HEALTH_TOKEN: sent as X-Health-Token, /healthz answers with details.
+HEALTH_TOKEN = secrets.token_urlsafe(24)
 
 
 @contextlib.contextmanager
@@ -84,6 +95,8 @@ class Stack:
             # The smoke test asks /healthz?worker=1 for each newly started worker: a shared
             # answer must not outlive the worker that gave it.
             "QOELAB_HEALTH_WORKER_CACHE_SECONDS": "1",
+            # /healthz shows its details (database, broker, worker) to this token only.
+            "QOELAB_HEALTH_TOKEN": HEALTH_TOKEN,
             "QOELAB_DATA_DIR": str(directory / "data"),
             "QOELAB_STATIC_ROOT": str(directory / "static"),
             "GUNICORN_BIND": f"127.0.0.1:{self.port}",

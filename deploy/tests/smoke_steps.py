@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
-from smoke_stack import Api, Process, Stack, wait_for
+from smoke_stack import HEALTH_TOKEN, Api, Process, Stack, wait_for
 
 
 def up(url: str, process: Process) -> bool:
@@ -40,7 +40,11 @@ def worker_ready(api: Api, worker: Process) -> dict[str, Any]:
     def answers() -> dict[str, Any] | None:
         worker.check_alive()
         try:
-            response = api.http.get(f"{api.base_url}/healthz?worker=1", timeout=10)
+            response = api.http.get(
+                f"{api.base_url}/healthz?worker=1",
+                headers={"X-Health-Token": HEALTH_TOKEN},
+                timeout=10,
+            )
             last.update(status=response.status_code, body=response.json())
         except (requests.RequestException, ValueError) as exc:
             last.update(status=None, body=repr(exc))

@@ -130,7 +130,7 @@ def test_procfile_names_web_worker_and_beat_and_no_dry_run_agent() -> None:
     assert "gunicorn --config deploy/gunicorn.conf.py qoelab.wsgi:application" in processes["web"]
     assert "celery --app qoelab worker" in processes["worker"]
     assert "celery --app qoelab beat" in processes["beat"]
-    assert set(processes) == {"web", "worker", "beat"}
+    assert set(processes) == {"web", "worker", "worker-heavy", "beat"}
     assert not any("dry-run" in command for command in processes.values())
     rehearsal = _processes("Procfile.rehearsal")
     assert rehearsal["agent"].strip() == "deploy/agent-dry-run.sh"
@@ -138,6 +138,24 @@ def test_procfile_names_web_worker_and_beat_and_no_dry_run_agent() -> None:
     for command in rehearsal.values():
         executable = command.split()[0]
         assert (REPO / executable).exists() or executable.startswith(".venv/"), executable
+
+
+def test_one_worker_per_queue(compose: dict[str, Any]) -> None:
+    """Issue 34: imports and analyses ("heavy") never hold the worker of the heartbeats."""
+    services = compose["services"]
+    queues = {
+        name: services[name]["environment"]["CELERY_QUEUES"]
+        for name in services
+        if services[name].get("command") == ["worker"]
+    }
+    assert queues == {"worker": "celery", "worker-heavy": "heavy"}
+    processes = _processes("Procfile")
+    assert "--queues celery " in processes["worker"]
+    assert "--queues heavy " in processes["worker-heavy"]
+    unit = (REPO / "deploy/systemd/qoelab-worker@.service").read_text()
+    assert '--queues "%i"' in unit and "qoelab-worker@celery qoelab-worker@heavy" in unit
+    entrypoint = (REPO / "docker/backend-entrypoint.sh").read_text()
+    assert '--queues "${CELERY_QUEUES:-celery,heavy}"' in entrypoint
 
 
 def test_units_and_images_use_the_shared_gunicorn_config() -> None:

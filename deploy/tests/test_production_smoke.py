@@ -68,6 +68,9 @@ def test_production_stack_finishes_jobs_across_worker_stops(tmp_path: Path) -> N
             backing,
             CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT_S),
             CELERY_UNACKED_RESTORE_INTERVAL="1",
+            # Every task's hard limit (limit + grace) must stay below the timeout (settings).
+            **{f"QOELAB_{kind}_TIME_LIMIT_S": "9" for kind in ("IMPORT", "ANALYSIS", "UPKEEP")},
+            QOELAB_TASK_KILL_GRACE_S="2",
             SMOKE_ANALYSIS_STAGE_SECONDS=str(STAGE_SECONDS),
         )
         try:

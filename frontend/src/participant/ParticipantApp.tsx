@@ -10,6 +10,7 @@ import type { ItemValues } from './items';
 import { clearDraft, clearDraftsBefore, clearPending, loadPending, savePending } from './pending';
 import type { PendingRating } from './pending';
 import { Screen } from './screens';
+import { Message } from './steps/common';
 
 const DEFAULT_POLL_MS = 1000;
 const RETRY_MS = 3000;
@@ -93,6 +94,8 @@ function Session({
   const [receivedAt, setReceivedAt] = useState(0);
   const [offline, setOffline] = useState(false);
   const [invalid, setInvalid] = useState(false);
+  /** The server answered 410 `token_expired`: the session ended longer ago than links last. */
+  const [expired, setExpired] = useState(false);
   const [pending, setPending] = useState<PendingRating[]>(() => loadPending(sessionId));
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -112,7 +115,8 @@ function Session({
   }, [onStudyLanguage]);
 
   const handleError = useCallback((error: unknown) => {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404)) setInvalid(true);
+    if (error instanceof ApiError && error.status === 410) setExpired(true);
+    else if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404)) setInvalid(true);
     else if (error instanceof ApiError && error.status === null) setOffline(true);
     else if (error instanceof ApiError) setProblem(error.detail ?? error.message);
   }, []);
@@ -120,6 +124,7 @@ function Session({
   // Poll the session's state at the interval the server asks for.
   const interval = view?.poll_interval_ms ?? DEFAULT_POLL_MS;
   useEffect(() => {
+    if (expired) return; // the link will not work again: stop asking
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = () => {
@@ -137,7 +142,7 @@ function Session({
       controller.abort();
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [api, interval, show, handleError]);
+  }, [api, interval, show, handleError, expired]);
 
   // Send kept ratings: now, when the browser comes back online, and every few seconds.
   const flushing = useRef(false);
@@ -169,6 +174,12 @@ function Session({
             setOffline(true);
             break;
           }
+          if (error.status === 410) {
+            // The link expired: no rating of this session can be stored any more.
+            for (const kept of loadPending(sessionId)) forget(kept.position);
+            setExpired(true);
+            break;
+          }
           if (error.status === 409) {
             // Keep it only while the session still waits for this very rating (e.g. paused).
             const current = await api.view().catch(() => null);
@@ -191,7 +202,7 @@ function Session({
   }, [api, sessionId, show, forget]);
 
   useEffect(() => {
-    if (pending.length === 0) return;
+    if (pending.length === 0 || expired) return;
     const retry = () => {
       void flush();
     };
@@ -201,7 +212,7 @@ function Session({
       window.removeEventListener('online', retry);
       clearInterval(timer);
     };
-  }, [pending.length, flush]);
+  }, [pending.length, flush, expired]);
 
   useEffect(() => {
     if (loadPending(sessionId).length > 0) void flush();
@@ -225,6 +236,7 @@ function Session({
     }
   };
 
+  if (expired) return <Message title={t('expiredTitle')} text={t('expiredText')} stepKey="expired" />;
   if (invalid) {
     return (
       <main className="p-main">

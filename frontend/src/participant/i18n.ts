@@ -11,6 +11,9 @@ const en = {
   switchLanguageLabel: 'Auf Deutsch anzeigen',
   loading: 'Loading…',
   invalidLink: 'This session link is not valid. Please ask the researcher for a new one.',
+  expiredTitle: 'This link has expired',
+  expiredText:
+    'The session of this link ended a while ago, so the link no longer opens it. If you still need it, please ask the researcher.',
   offline: 'Connection lost — we keep trying. Your answers are kept.',
   errorGeneric: 'Something went wrong: {detail}. Please tell the researcher.',
   roundOf: 'Round {n} of {total}',
@@ -92,6 +95,9 @@ const de: Messages = {
   switchLanguageLabel: 'Show in English',
   loading: 'Wird geladen …',
   invalidLink: 'Dieser Sitzungslink ist ungültig. Bitte fragen Sie die Versuchsleitung nach einem neuen.',
+  expiredTitle: 'Dieser Link ist abgelaufen',
+  expiredText:
+    'Die Sitzung zu diesem Link ist seit einiger Zeit beendet, daher öffnet der Link sie nicht mehr. Falls Sie ihn noch brauchen, fragen Sie bitte die Versuchsleitung.',
   offline: 'Verbindung unterbrochen – wir versuchen es weiter. Ihre Antworten bleiben erhalten.',
   errorGeneric: 'Etwas ist schiefgegangen: {detail}. Bitte sagen Sie der Versuchsleitung Bescheid.',
   roundOf: 'Runde {n} von {total}',

@@ -3,21 +3,42 @@
 export type Cell = string | number | boolean | null | undefined;
 
 /** First characters that make a spreadsheet run a cell as a formula (OWASP, "CSV Injection"). */
-const FORMULA_START = /^'*[=+\-@\t\r]/;
+const FORMULA_STARTS = '=+-@\t\r';
+/** Python's `str.isspace()` beyond JavaScript's `\s`: the separators U+001C–U+001F and U+0085. */
+const MORE_SPACE = new Set(['\u001c', '\u001d', '\u001e', '\u001f', '\u0085']);
+const SPACE_OR_FORMAT = /^[\s\p{Cf}]$/u;
+
+/**
+ * The formula start a text begins with, or `null` — the rule of `qoe_analysis.io.csv_cells`
+ * (`formula_start`), which the tidy export applies: leading white space and invisible format
+ * characters (Unicode Cf: U+200B, U+FEFF, U+2060 …) are skipped and each character is
+ * NFKC-normalised on its own, so `\u200b=x` and a full-width `＝x` start with `=`.
+ */
+export function formulaStart(text: string): string | null {
+  for (const char of text) {
+    for (const normal of char.normalize('NFKC')) {
+      if (FORMULA_STARTS.includes(normal)) return normal;
+      if (!SPACE_OR_FORMAT.test(normal) && !MORE_SPACE.has(normal)) return null;
+    }
+  }
+  return null;
+}
+
+const needsQuote = (text: string): boolean => formulaStart(text.replace(/^'+/, '')) !== null;
 
 /**
  * A text cell as written: prefixed with `'` when a spreadsheet would run it as a formula
- * (`=cmd|' /C calc'!A0`). Reversible, like the backend's tidy export
- * (`qoe_analysis.io.csv_cells`): text that already starts with quotes before such a character
- * gets one more. Numbers are never escaped.
+ * (`=cmd|' /C calc'!A0`, also behind invisible characters or full-width). Reversible, like the
+ * backend's tidy export (`qoe_analysis.io.csv_cells`): text that already starts with quotes
+ * before such a start gets one more. Numbers are never escaped.
  */
 export function escapeTextCell(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  return needsQuote(text) ? `'${text}` : text;
 }
 
 /** The inverse of {@link escapeTextCell}; other cells come back unchanged. */
 export function unescapeTextCell(text: string): string {
-  return text.startsWith("'") && FORMULA_START.test(text) ? text.slice(1) : text;
+  return text.startsWith("'") && needsQuote(text) ? text.slice(1) : text;
 }
 
 function quote(cell: Cell): string {

@@ -1,29 +1,41 @@
-"""Limits on password guessing, shared by every sign-in path (issue 13, finding 2).
+"""Buckets of failed sign-in attempts, shared by every sign-in path (issues 13 and 34).
 
-Every password check — the JSON login, HTTP basic auth on any API call, the admin's sign-in
-form — goes through :class:`qoelab.accounts.backends.ThrottledModelBackend`, which takes a
-slot in two buckets *before* the password is hashed:
+The rule (NIST SP 800-63B §5.2.2 "Rate Limiting (Throttling)", OWASP ASVS V2.2.1): limit
+the *failed* attempts an attacker can make, never the correct ones of an account's owner.
+Every password check — the JSON login, HTTP basic auth on any API call, the admin's
+sign-in form — goes through :class:`qoelab.accounts.backends.ThrottledModelBackend`,
+which asks two buckets for room *before* the password is hashed:
 
 * per client address (:func:`qoelab.core.client_address.client_address`, which reads
-  ``X-Forwarded-For`` only from trusted proxies): 10 a minute;
-* per user name (trimmed, case-folded, hashed), whatever the address: 30 an hour, so that
-  rotating addresses does not help guessing one account's password.
+  ``X-Forwarded-For`` only from trusted proxies): 10 failures a minute, any user name;
+* per (user name, client address): 20 failures an hour, so that one address cannot
+  spend its whole allowance on one account.
 
-A check that fails keeps its slot; one that succeeds gives it back, so scripts that sign in
-correctly on every request are never slowed down. When a bucket is full the request is
-refused with :class:`TooManyAttempts` (429 with ``Retry-After``) and no password is hashed:
-guessing costs neither a CPU hash nor a chance.
+Only failures are counted: a correct password takes nothing, so a lab behind one NAT
+starting 20 consoles at once, or a script sending valid basic-auth credentials with each
+request, is never refused (issue 34, finding 4). A full bucket is refused with
+:class:`TooManyAttempts` (429 with ``Retry-After``) and no password is hashed. There is no
+lock per user name: guessing one name from many addresses meets the growing delay of
+:mod:`qoelab.accounts.name_delay`, which an owner signing in from a clean address never
+meets (issue 34, finding 2).
 
-The counters are in Django's default cache, which every web process must share (production
-refuses to start without a Redis cache, see qoelab.settings). Each bucket is a sliding
-window made of ``SLOTS + 1`` counters of ``window / SLOTS`` seconds; the counted span is
-never shorter than the window, so no rolling window ever holds more than the limit. A
-request increments its slot first (Redis INCR is atomic) and reads the window after, so
-concurrent requests on several workers cannot all see room that only one of them has; the
-read also covers later slots, where a concurrent request whose clock has crossed a slot
-boundary counts its try.
+Exact under concurrency. A check *in progress* is counted in a ``pending`` counter of its
+bucket until its outcome is known; a check is admitted only while ``failures + pending``
+(itself included) stays within the limit, and a failure is added to ``failures`` before
+its ``pending`` is given back. So no interleaving of gunicorn workers lets more failures
+through than the limit, and a check that finds room taken only by checks in progress
+waits (at most :data:`PATIENCE_S`) until they end instead of being refused: were they
+correct, room is free again; were they wrong, the bucket is full and the answer is 429.
 
-Rates: ``settings.QOELAB_AUTH_RATES = {"address": "10/minute", "username": "30/hour"}``.
+The counters are in Django's default cache, which every web process must share
+(production refuses to start without a Redis cache, see qoelab.settings). Failures are
+counted in a sliding window of ``SLOTS + 1`` counters of ``window / SLOTS`` seconds (the
+counted span is never shorter than the window); pending checks in counters of
+:data:`PENDING_SLOT_S` seconds that expire on their own, so a process killed during a
+check holds its place for at most :data:`PENDING_SPAN_S` seconds.
+
+Rates: ``settings.QOELAB_AUTH_RATES = {"address": "10/minute", "username_address":
+"20/hour"}``.
 """
 
 from __future__ import annotations
@@ -32,25 +44,28 @@ import contextlib
 import hashlib
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from rest_framework.exceptions import Throttled
 
-from qoelab.core.client_address import client_address
-
-DEFAULT_RATES = {"address": "10/minute", "username": "30/hour"}
+DEFAULT_RATES = {"address": "10/minute", "username_address": "20/hour"}
 SLOTS = 10
-KEY_PREFIX = "qoelab:auth-failures"
+KEY_PREFIX = "qoelab:auth"
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+#: Pending checks: counted per slot of this length, read over the last PENDING_SPAN_S.
+PENDING_SLOT_S = 10
+PENDING_SPAN_S = 60
+#: How long a check waits for checks in progress to end before it is refused.
+PATIENCE_S = 15.0
+POLL_S = 0.05
 
 
 @dataclass(frozen=True)
 class Rate:
-    """``limit`` password checks per ``window_s`` seconds."""
+    """``limit`` failed checks per ``window_s`` seconds."""
 
     limit: int
     window_s: int
@@ -67,12 +82,22 @@ class Rate:
 
 
 class TooManyAttempts(Throttled):
-    """A bucket is full: 429 ``{"detail": ...}`` with ``Retry-After`` (DRF renders it)."""
+    """No room for another check: 429 ``{"detail": ...}`` with ``Retry-After``."""
 
     wait: int | None  # seconds, set by Throttled.__init__ (the stubs do not declare it)
     default_detail = "Too many failed sign-in attempts."
     extra_detail_singular = "Try again in {wait} second."
     extra_detail_plural = "Try again in {wait} seconds."
+
+
+def digest(*parts: str) -> str:
+    """A key part for user names and addresses: fixed length, no client text in a key."""
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def normalised_username(username: str) -> str:
+    """Trimmed and case-folded: "Bob " and "bob" are one name to the limits."""
+    return username.strip().casefold()
 
 
 @dataclass(frozen=True)
@@ -82,7 +107,10 @@ class Bucket:
     rate: Rate
 
     def key(self, slot: int) -> str:
-        return f"{KEY_PREFIX}:{self.name}:{self.ident}:{slot}"
+        return f"{KEY_PREFIX}:{self.name}:{self.ident}:failed:{slot}"
+
+    def pending_key(self, slot: int) -> str:
+        return f"{KEY_PREFIX}:{self.name}:{self.ident}:pending:{slot}"
 
     def window(self, now: float) -> tuple[int, list[int]]:
         """The current slot and every slot counted (oldest first).
@@ -97,57 +125,96 @@ class Bucket:
         return current, list(range(current - SLOTS, current + SLOTS + 1))
 
 
-@dataclass
-class Reservation:
-    """Slots taken for one password check; :meth:`release` gives them back on success."""
-
-    keys: list[str] = field(default_factory=list)
-
-    def release(self) -> None:
-        for key in self.keys:
-            _decrement(key)
-        self.keys.clear()
+def pending_slots(now: float) -> tuple[int, list[int]]:
+    """The current pending slot and those read: the last PENDING_SPAN_S and the next."""
+    current = int(now // PENDING_SLOT_S)
+    back = PENDING_SPAN_S // PENDING_SLOT_S
+    return current, list(range(current - back, current + 2))
 
 
 def configured_rates() -> dict[str, Rate]:
     rates = {**DEFAULT_RATES, **getattr(settings, "QOELAB_AUTH_RATES", {})}
-    return {name: Rate.parse(text) for name, text in rates.items()}
+    return {name: Rate.parse(rates[name]) for name in DEFAULT_RATES}
 
 
-def normalised_username(username: str) -> str:
-    return hashlib.sha256(username.strip().casefold().encode("utf-8")).hexdigest()
-
-
-def buckets_for(request: Any, username: str) -> list[Bucket]:
-    """The address bucket (when there is a request) and the user name's bucket."""
+def buckets_for(address: str, username: str) -> list[Bucket]:
+    """The address's bucket and the (user name, address) bucket, where both are known."""
+    if not address:
+        return []  # no request (a call from code): nothing to count against
     rates = configured_rates()
-    buckets = []
-    address = client_address(request) if request is not None else ""
-    if address:
-        buckets.append(Bucket("address", address, rates["address"]))
-    if username.strip():
-        buckets.append(Bucket("username", normalised_username(username), rates["username"]))
+    buckets = [Bucket("address", digest(address), rates["address"])]
+    name = normalised_username(username)
+    if name:
+        pair = digest(name, address)
+        buckets.append(Bucket("username_address", pair, rates["username_address"]))
     return buckets
 
 
-def reserve(buckets: Sequence[Bucket], now: float | None = None) -> Reservation:
-    """Take one slot in every bucket, or raise :class:`TooManyAttempts` having taken none."""
-    now = time.time() if now is None else now
-    reservation = Reservation()
+@dataclass
+class Admission:
+    """Room taken in some buckets for one check; end it with exactly one outcome."""
+
+    buckets: Sequence[Bucket]
+    pending: list[str] = field(default_factory=list)
+
+    def failed(self, now: float | None = None) -> None:
+        """Count the failure in every bucket, then give the pending place back."""
+        now = time.time() if now is None else now
+        for bucket in self.buckets:
+            key = bucket.key(bucket.window(now)[0])
+            increment(key, timeout=bucket.rate.slot_s * (SLOTS + 2))
+        self.release()
+
+    def release(self) -> None:
+        """A success (or an error that is no wrong password): nothing is counted."""
+        for key in self.pending:
+            _decrement(key)
+        self.pending.clear()
+
+
+def admit(
+    buckets: Sequence[Bucket], now: float | None = None, patience_s: float = PATIENCE_S
+) -> Admission:
+    """Room for one check in every bucket, or :class:`TooManyAttempts` having taken none.
+
+    A bucket full of failures is refused at once (``Retry-After``: until the oldest counted
+    failure leaves the window); one whose room is taken by checks in progress is asked
+    again every :data:`POLL_S` for ``patience_s`` seconds, then refused for a second.
+    """
+    deadline = time.monotonic() + patience_s
+    while True:
+        admission = _try_admit(buckets, time.time() if now is None else now)
+        if admission is not None:
+            return admission
+        if time.monotonic() >= deadline:
+            raise TooManyAttempts(wait=1)
+        time.sleep(POLL_S)
+
+
+def _try_admit(buckets: Sequence[Bucket], now: float) -> Admission | None:
+    """Take a pending place in every bucket; keep them only if each bucket has room."""
+    admission = Admission(buckets)
+    current, read = pending_slots(now)
     for bucket in buckets:
-        current, slots = bucket.window(now)
-        key = bucket.key(current)
-        _increment(key, timeout=bucket.rate.slot_s * (SLOTS + 2))
-        reservation.keys.append(key)
-        counts = _counts(bucket, slots)
-        if sum(counts.values()) > bucket.rate.limit:
-            reservation.release()
-            raise TooManyAttempts(wait=_wait(bucket, _counts(bucket, slots), now))
-    return reservation
+        key = bucket.pending_key(current)
+        increment(key, timeout=PENDING_SPAN_S + 2 * PENDING_SLOT_S)
+        admission.pending.append(key)
+    busy = False
+    for bucket in buckets:
+        failures = _counts(bucket.key, bucket.window(now)[1])
+        if sum(failures.values()) >= bucket.rate.limit:
+            admission.release()
+            raise TooManyAttempts(wait=_wait(bucket, failures, now))
+        pending = sum(_counts(bucket.pending_key, read).values())
+        busy = busy or sum(failures.values()) + pending > bucket.rate.limit
+    if busy:
+        admission.release()
+        return None
+    return admission
 
 
-def _counts(bucket: Bucket, slots: Iterable[int]) -> dict[int, int]:
-    keys = {bucket.key(slot): slot for slot in slots}
+def _counts(key_of: Callable[[int], str], slots: Iterable[int]) -> dict[int, int]:
+    keys = {key_of(slot): slot for slot in slots}
     found = cache.get_many(list(keys))
     return {keys[key]: int(value) for key, value in found.items() if int(value) > 0}
 
@@ -159,7 +226,8 @@ def _wait(bucket: Bucket, counts: dict[int, int], now: float) -> int:
     return max(1, math.ceil(leaves_at - now))
 
 
-def _increment(key: str, timeout: int) -> None:
+def increment(key: str, timeout: int) -> None:
+    """Add one to a counter (atomic in Redis: INCR), creating it with ``timeout``."""
     cache.add(key, 0, timeout=timeout)
     try:
         cache.incr(key)

@@ -5,15 +5,23 @@ started more than once (a worker lost in the middle, a message delivered again).
 claims the job by raising ``attempts`` while the job is still queued or running, and
 writes only while its attempt is the latest (:mod:`qoelab.analysis_jobs.run_job`,
 docs/deploy.md "Worker crash safety").
+
+Every job is bounded (issue 34, docs/deploy.md "Queues and time limits"): in time, by its
+task's soft and hard limits (:class:`TimeLimit`; either one ends in a failed job whose error
+names the limit, :class:`JobTask`), and in deliveries, by ``MAX_ATTEMPTS``: a job delivered
+again after that many starts is failed without starting its work, so a message that kills
+its worker every time leaves the queue after ``MAX_ATTEMPTS`` deliveries.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from celery import Task
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -23,6 +31,8 @@ SUPERSEDED = "superseded"
 IN_PROCESS = "in-process"
 #: A job whose worker was lost this many times is failed instead of being retried.
 MAX_ATTEMPTS = 3
+#: What a researcher can do about a job stopped by its time limit.
+RAISE_THE_LIMIT = "ask the lab's administrator to raise the limit"
 
 
 class JobState(models.TextChoices):
@@ -97,3 +107,88 @@ def claim(job: Job, stage: str, *, worker: str, **extra: Any) -> QuerySet[Job] |
     if not claimed:
         return None
     return model._default_manager.filter(pk=job.pk, attempts=attempt)
+
+
+@dataclass(frozen=True)
+class TimeLimit:
+    """The time limits of a task (settings: ``variable`` and ``QOELAB_TASK_KILL_GRACE_S``).
+
+    At ``soft_s`` the worker raises SoftTimeLimitExceeded in the task, which then fails its
+    job itself; at ``hard_s`` the worker kills the task's process and fails the job from
+    the worker's main process (:meth:`JobTask.on_failure`)."""
+
+    job: str  # "the import"
+    variable: str  # "QOELAB_IMPORT_TIME_LIMIT_S"
+    soft_s: float
+    hard_s: float
+    advice: str
+
+    def task_options(self) -> dict[str, float]:
+        """The limits as Celery task options."""
+        return {"soft_time_limit": self.soft_s, "time_limit": self.hard_s}
+
+    def reason(self, *, killed: bool = False) -> str:
+        """The failed job's error, for the researcher: which limit stopped it, and what to do."""
+        if killed:
+            return (
+                f"stopped after {self.hard_s:g} s: {self.job}'s time limit ({self.variable} "
+                "plus QOELAB_TASK_KILL_GRACE_S); its worker process was killed and nothing "
+                f"was stored; {self.advice}"
+            )
+        return (
+            f"stopped after {self.soft_s:g} s: {self.job}'s time limit ({self.variable}); "
+            f"nothing was stored; {self.advice}"
+        )
+
+
+def time_limit(job: str, variable: str, advice: str = RAISE_THE_LIMIT) -> TimeLimit:
+    """The limits of a task whose soft limit is the setting ``variable``."""
+    soft = float(getattr(settings, variable))
+    return TimeLimit(job, variable, soft, soft + float(settings.QOELAB_TASK_KILL_GRACE_S), advice)
+
+
+def upkeep_time_limit() -> dict[str, float]:
+    """The task options of the short tasks (heartbeat, session expiry, worker ping)."""
+    return time_limit("the task", "QOELAB_UPKEEP_TIME_LIMIT_S").task_options()
+
+
+def fresh_connection() -> None:
+    """Drop the database connection before writing a job's failure after a time limit.
+
+    The limit is an exception raised wherever the task was, possibly in the middle of a
+    query, which can leave the connection unusable; the next query opens a new one. Inside
+    a transaction (a test's) the connection is kept: closing it would end the transaction.
+    """
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+class JobTask(Task):  # type: ignore[misc]  # celery is untyped
+    """A task that runs one job, its id the first argument: acknowledged when it has run
+    (a lost worker hands the message back) and failed at either time limit.
+
+    A soft limit is handled by the job's run (it catches SoftTimeLimitExceeded); this class
+    handles the hard limit, which the worker's main process reports here after killing the
+    task's process, and a soft limit that escaped the run. The message is then acknowledged
+    (``acks_on_timeout``), never delivered again."""
+
+    acks_late = True
+    reject_on_worker_lost = True
+    acks_on_timeout = True
+    acks_on_failure = True
+
+    def limit(self) -> TimeLimit:
+        """The task's limits (read from the settings when a failure is recorded)."""
+        raise NotImplementedError
+
+    def fail_job(self, job_id: int, reason: str) -> None:
+        """Mark the job failed with ``reason`` if it has not finished."""
+        raise NotImplementedError
+
+    def on_failure(
+        self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any
+    ) -> None:
+        if not args or not isinstance(exc, (SoftTimeLimitExceeded, TimeLimitExceeded)):
+            return  # the run has recorded any other failure on its job
+        fresh_connection()
+        self.fail_job(int(args[0]), self.limit().reason(killed=isinstance(exc, TimeLimitExceeded)))

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 def parse_trusted_proxies(raw: str, variable: str = "QOELAB_TRUSTED_PROXIES") -> list[str]:
@@ -45,27 +46,43 @@ def _networks(entries: Iterable[str]) -> tuple[Network, ...]:
     return tuple(ipaddress.ip_network(entry, strict=False) for entry in entries)
 
 
-def _is_trusted(address: str, trusted: tuple[Network, ...]) -> bool:
+def _address(text: str) -> IPAddress | None:
+    """``text`` as an IP address (IPv4-mapped IPv6 as IPv4), or None if it is not one."""
     try:
-        ip = ipaddress.ip_address(address.strip())
+        ip = ipaddress.ip_address(text.strip())
     except ValueError:
-        return False
+        return None
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+        return ip.ipv4_mapped
+    return ip
+
+
+def _is_trusted(ip: IPAddress, trusted: tuple[Network, ...]) -> bool:
     return any(ip in network for network in trusted if network.version == ip.version)
 
 
 def client_address_from(meta: Mapping[str, Any], trusted_proxies: Iterable[str]) -> str:
-    """The client's address from a WSGI environ (``request.META``) and a proxy list."""
+    """The client's address from a WSGI environ (``request.META``) and a proxy list.
+
+    Only a well-formed address is ever taken from the header (issue 34): an entry that is
+    not an IP address (a name, garbage, a control character) ends the walk, and the
+    connection's peer is the client, as when only trusted proxies are listed — stricter,
+    never looser, and nothing the client wrote reaches a cache key or a log line.
+    """
     remote = str(meta.get("REMOTE_ADDR") or "").strip()
     trusted = _networks(trusted_proxies)
-    if not trusted or not _is_trusted(remote, trusted):
+    peer = _address(remote)
+    if not trusted or peer is None or not _is_trusted(peer, trusted):
         return remote
     forwarded = [hop.strip() for hop in str(meta.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
     for hop in reversed([hop for hop in forwarded if hop]):
-        if not _is_trusted(hop, trusted):
-            return hop
-    # Only trusted proxies in the chain (or no header): the proxy is the client.
+        ip = _address(hop)
+        if ip is None:
+            break
+        if not _is_trusted(ip, trusted):
+            return str(ip)
+    # Only trusted proxies in the chain, a malformed entry, or no header: the proxy is the
+    # client.
     return remote
 
 

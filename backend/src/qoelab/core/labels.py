@@ -6,9 +6,12 @@ The rule (docs/api.md, "Names and labels"): the API strips surrounding white spa
 
 * control characters anywhere (tab, carriage return, line feed, escape …: Unicode
   category Cc), and
-* a first character that makes a spreadsheet run the text as a formula: ``=``, ``+``,
-  ``@``, or ``-`` (OWASP, "CSV Injection"). A plain negative number (``-1``, ``-2.5``) is
-  a legitimate name and is allowed: a spreadsheet reads it as that number, nothing runs.
+* a start that makes a spreadsheet run the text as a formula: ``=``, ``+``, ``@``, or
+  ``-`` (OWASP, "CSV Injection"), also behind leading invisible characters (U+200B,
+  U+FEFF, U+2060 …) and in full-width form (``＝``): the exports' one prefix rule,
+  :func:`qoe_analysis.io.csv_cells.formula_start` (issue 34). A plain negative number
+  (``-1``, ``-2.5``) is a legitimate name and is allowed: a spreadsheet reads it as that
+  number, nothing runs.
 
 The exports escape such cells anyway (:mod:`qoe_analysis.io.csv_cells`), for rows stored
 before this rule.
@@ -20,8 +23,8 @@ import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from qoe_analysis.io.csv_cells import formula_start
 
-FORMULA_FIRST = frozenset("=+-@")
 _NEGATIVE_NUMBER = re.compile(r"-\d+(\.\d+)?")
 
 
@@ -32,8 +35,13 @@ def validate_label(value: str) -> None:
             raise ValidationError(
                 f"must not contain control characters (found {char!r}); use plain text"
             )
-    if value[:1] in FORMULA_FIRST and not _NEGATIVE_NUMBER.fullmatch(value):
-        raise ValidationError(
-            f"must not start with {value[0]!r}: spreadsheets run text starting with "
-            "=, +, - or @ as a formula (a plain negative number such as -1 is fine)"
-        )
+    start = formula_start(value)
+    if start is None or _NEGATIVE_NUMBER.fullmatch(value):
+        return
+    # Control characters are refused above: a tab or carriage return never gets here.
+    hidden = "" if value[0] == start else f" (its first character is U+{ord(value[0]):04X})"
+    raise ValidationError(
+        f"must not start with {start!r}{hidden}: spreadsheets run text starting with "
+        "=, +, - or @ as a formula, also behind invisible characters or in full-width "
+        "form (a plain negative number such as -1 is fine)"
+    )

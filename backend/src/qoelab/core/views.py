@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.views.decorators.cache import never_cache
@@ -10,22 +12,28 @@ from django.views.decorators.http import require_GET
 
 from qoelab import __version__
 from qoelab.core.health import broker_status, database_status, shared_worker_status
+from qoelab.core.health_access import shows_details
 
 
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database (and the broker, if one is configured) answer, else 503.
+    """200 ``{"status": "ok"}`` when the database (and the broker, if one is configured)
+    answer, else 503 ``{"status": "degraded"}``.
 
-    ``?worker=1`` also reports whether a Celery worker answers a ping task: anyone may ask,
+    ``?worker=1`` also asks whether a Celery worker answers a ping task: anyone may ask,
     so the answer is shared for a few seconds and only one ping is in flight at a time
-    (:func:`qoelab.core.health.shared_worker_status`).
+    (:func:`qoelab.core.health.shared_worker_status`). Only staff and holders of the health
+    token see each check's details (version, database, broker, worker); anyone else gets
+    the status alone (:mod:`qoelab.core.health_access`, issue 34).
     """
     checks = {"database": database_status(), "broker": broker_status()}
     if request.GET.get("worker") in {"1", "true", "yes"}:
         checks["worker"] = shared_worker_status()
     healthy = all(check["ok"] for check in checks.values())
-    body = {"status": "ok" if healthy else "unavailable", "version": __version__, **checks}
+    body: dict[str, Any] = {"status": "ok" if healthy else "degraded"}
+    if shows_details(request):
+        body.update(version=__version__, **checks)
     return JsonResponse(body, status=200 if healthy else 503)
 
 

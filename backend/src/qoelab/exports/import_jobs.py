@@ -1,8 +1,10 @@
 """Submitting a ratings CSV as an import job: store the upload, check the limits, queue it.
 
-The one limit (settings ``QOELAB_IMPORT_MAX_BYTES``, ``QOELAB_IMPORT_MAX_ROWS``) is checked
-here, before any job exists: a larger file is refused with 413, one with more rows (or not
-UTF-8 text, or not CSV) with 400. The upload is written to
+The limits (settings ``QOELAB_IMPORT_MAX_BYTES``, ``QOELAB_IMPORT_MAX_ROWS`` and the
+file's shape: ``QOELAB_IMPORT_MAX_COLUMNS``, ``_LINE_BYTES``, ``_CELL_BYTES``) are checked
+here, before any job exists: a larger file is refused with 413, one with more rows, a
+header, line or cell over its limit (or not UTF-8 text, or not CSV) with 400; the shape
+while the bytes arrive, before the CSV is parsed at all. The upload is written to
 ``QOELAB_DATA_DIR/imports/`` while it is read (never held in memory as a whole) and stays
 there until its job is done. The same file (SHA-256) submitted again to the same study
 returns the job already queued, running or succeeded: a retry never imports twice.
@@ -25,6 +27,7 @@ from qoelab.core.background_jobs import JobState
 from qoelab.core.errors import ServiceError
 from qoelab.exports.import_cells import ImportRejected
 from qoelab.exports.import_run import finish_failed
+from qoelab.exports.import_shape import ShapeScan
 from qoelab.exports.models import ImportJob
 from qoelab.exports.tasks import run_import
 from qoelab.exports.uploads import imports_dir, open_upload
@@ -52,10 +55,12 @@ class Submission:
 
 def _store(chunks: Iterable[bytes]) -> tuple[Path, str, int]:
     """Write the upload to a new file under the imports folder, refusing it (and removing
-    the partial file) as soon as it passes the byte limit."""
+    the partial file) as soon as it passes the byte limit or a limit of its shape
+    (:mod:`qoelab.exports.import_shape`, checked on the bytes as they arrive)."""
     limit = settings.QOELAB_IMPORT_MAX_BYTES
     path = imports_dir() / f"upload-{uuid.uuid4().hex}.csv"
     digest = hashlib.sha256()
+    shape = ShapeScan()
     size = 0
     try:
         with path.open("wb") as out:
@@ -66,8 +71,10 @@ def _store(chunks: Iterable[bytes]) -> tuple[Path, str, int]:
                         f"the file is larger than the import limit of {max_bytes_text()} "
                         "(QOELAB_IMPORT_MAX_BYTES)"
                     )
+                shape.feed(chunk)
                 digest.update(chunk)
                 out.write(chunk)
+        shape.finish()
     except BaseException:
         path.unlink(missing_ok=True)
         raise

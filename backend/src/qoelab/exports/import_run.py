@@ -7,17 +7,31 @@ nothing: the rows are checked first, then written in one transaction, so a refus
 Crash safety as for the analysis jobs (:mod:`qoelab.analysis_jobs.run_job`): the message
 is acknowledged late, each run claims the job by raising ``attempts`` and writes only
 while its attempt is the latest, a finished job is left alone, and a job whose worker was
-lost ``MAX_ATTEMPTS`` times fails. The stored upload is removed once the job has
-succeeded or failed.
+lost ``MAX_ATTEMPTS`` times fails (when it is delivered again, before any work). Bounded
+in time (:class:`qoelab.core.background_jobs.TimeLimit`): at ``QOELAB_IMPORT_TIME_LIMIT_S``
+the run stops and fails the job with the limit's name, nothing written (the transaction
+is rolled back); a run that does not stop is killed at the hard limit and the task fails
+the job (:class:`qoelab.exports.tasks.ImportTask`). The stored upload is removed once the
+job has succeeded or failed.
 """
 
 from __future__ import annotations
 
 import time
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
-from qoelab.core.background_jobs import MAX_ATTEMPTS, SUPERSEDED, JobState, JobSuperseded, claim
+from qoelab.core.background_jobs import (
+    MAX_ATTEMPTS,
+    SUPERSEDED,
+    JobState,
+    JobSuperseded,
+    TimeLimit,
+    claim,
+    fresh_connection,
+    time_limit,
+)
 from qoelab.exports.import_cells import ImportRejected
 from qoelab.exports.importer import import_ratings
 from qoelab.exports.models import ImportJob
@@ -26,6 +40,15 @@ from qoelab.exports.uploads import open_upload, remove_upload, stored_file
 PROGRESS_WRITE_INTERVAL_S = 0.5
 #: Share of the progress bar for checking the rows; writing them is the rest.
 CHECKING_SHARE = 0.8
+
+
+def import_time_limit() -> TimeLimit:
+    """The import task's limits (settings ``QOELAB_IMPORT_TIME_LIMIT_S``)."""
+    return time_limit(
+        "the import",
+        "QOELAB_IMPORT_TIME_LIMIT_S",
+        "split the file into smaller ones, or ask the lab's administrator to raise the limit",
+    )
 
 
 def finish_failed(
@@ -83,6 +106,10 @@ def run_import_job(job_id: int, *, worker: str) -> str:
             result = import_ratings(job.study, lines, digest, progress, before_write=written)
     except JobSuperseded:
         return SUPERSEDED
+    except SoftTimeLimitExceeded:
+        fresh_connection()
+        finish_failed(job_id, import_time_limit().reason())
+        return JobState.FAILED
     except ImportRejected as exc:
         finish_failed(job_id, str(exc), line=exc.line, column=exc.column)
         return JobState.FAILED

@@ -13,13 +13,16 @@ Here only what the study decides: which further columns a file may have (the par
 columns and the study's questionnaire, which may have empty cells and never reach the
 analysis' validation), an empty factor cell as the scenario's value
 (:mod:`qoelab.exports.import_text`), a header without a repeated name (the CSV parser
-renames a repeated column, so the analysis cannot see it) and the row limit.
+renames a repeated column, so the analysis cannot see it) and the row limit. Before
+all of it, the file's shape (:mod:`qoelab.exports.import_shape`: columns, line and cell
+sizes), so that no check here goes as wide as a hostile header.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -30,6 +33,7 @@ from qoe_analysis.scales import parse_sidecar
 from qoe_analysis.tidy.columns import ITEM_COLUMNS, PROVENANCE_COLUMNS, REQUIRED_COLUMNS
 
 from qoelab.exports.import_cells import ImportRejected
+from qoelab.exports.import_shape import check_text
 from qoelab.exports.import_text import FIRST_LINE, split_file
 from qoelab.exports.tidy_cells import PARTICIPANT_COLUMNS, question_columns
 from qoelab.studies.models import Study
@@ -73,7 +77,7 @@ def _text_of(lines: Iterable[str]) -> str:
 
 def check_header(study: Study, header: list[str]) -> None:
     """Refuse a repeated column, or one that is neither the contract's nor the study's."""
-    duplicated = sorted({h for h in header if header.count(h) > 1})
+    duplicated = sorted(h for h, n in Counter(header).items() if n > 1)
     if duplicated:
         raise ImportRejected(f"column(s) {duplicated} appear more than once", 1)
     questions = question_columns(study)
@@ -103,6 +107,9 @@ def read_table(study: Study, lines: Iterable[str]) -> ImportTable:
     from qoe_analysis import RatingsValidationError, load_ratings
 
     text = _text_of(lines)
+    # The shape first (the upload was checked too, but a job may run a file stored under
+    # other limits): nothing below may go as wide as a header of 10^6 columns (issue 34).
+    check_text(text)
     try:
         header = [h.strip() for h in next(csv.reader(io.StringIO(text)), [])]
     except csv.Error as exc:

@@ -75,8 +75,9 @@ def split_file(study: Study, text: str) -> SplitFile:
     if not all(column in header for column in REQUIRED_COLUMNS):
         return SplitFile(contract=text, study_cells={})  # the contract names what is missing
     keep = [i for i, column in enumerate(header) if _is_contract_column(column)]
-    study_columns = [i for i in range(len(header)) if i not in set(keep)]
-    factors = [i for i in keep if parse_column(header[i]) is not None]
+    kept = set(keep)
+    study_columns = [i for i in range(len(header)) if i not in kept]
+    factors = {i for i in keep if parse_column(header[i]) is not None}
     scenario_at = header.index("scenario") if "scenario" in header else None
     by_scenario = _scenario_values(study) if factors and scenario_at is not None else {}
     out = io.StringIO()

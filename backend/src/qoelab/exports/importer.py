@@ -25,8 +25,9 @@ round 0), ``response_ms`` and ``since_end_ms`` are optional whole milliseconds.
 provenance; without them (or empty) it is ``{"backend": "import"}``.
 
 Text cells are read back un-escaped (:func:`qoe_analysis.io.csv_cells.unescape_text_cell`):
-the export writes a game ``=x`` as ``'=x`` against spreadsheet formulas, and the import
-gives back ``=x``.
+the export writes a game ``=x`` as ``'=x`` against spreadsheet formulas (also ``=x``
+behind U+200B, or ``＝x``: the one prefix rule,
+:func:`qoe_analysis.io.csv_cells.formula_start`), and the import gives back ``=x``.
 
 Two phases (run by the import job, :mod:`qoelab.exports.import_run`): the file is read
 and checked (the tidy-format contract of the analysis, :mod:`qoelab.exports.import_table`;

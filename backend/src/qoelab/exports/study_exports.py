@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from qoe_analysis.io.csv_cells import escape_text_cell
 from qoe_analysis.tidy.columns import AGENT_BACKEND
 
 from qoelab.core.errors import BadRequest
@@ -106,6 +107,12 @@ def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
     ``agent_backends`` its ratings were taken under (provenance; ``dry-run`` means nothing
     was applied to a kernel, ``""`` unknown), and the dataset counts ratings per backend.
     Load it with ``sureal.tools.misc.import_json_file`` / ``sureal --dataset FILE.json``.
+
+    The names (``content_name``, ``game``, ``scenario``) are escaped as the tidy CSV's
+    text cells (:func:`qoe_analysis.io.csv_cells.escape_text_cell`, OWASP "CSV
+    Injection"): tables made from the dataset (per-stimulus results) are opened in
+    spreadsheets, and a legacy name ``=…`` (also behind U+200B, or ``＝…``) must not run
+    there. ``path`` starts with ``qoelab/`` and is never a formula.
     """
     declared = study.rating_items[0] if item is None else study.rating_item(item)
     if declared is None:
@@ -129,8 +136,8 @@ def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
                 "content_id": content[session.game_id],
                 "os": {},
                 "path": f"qoelab/{study.slug}/{session.game.name}/{labels[rating.scenario_id]}",
-                "scenario": labels[rating.scenario_id],
-                "game": session.game.name,
+                "scenario": escape_text_cell(labels[rating.scenario_id]),
+                "game": escape_text_cell(session.game.name),
                 "game_pace": session.game.pace,
                 "agent_backends": [],
             },
@@ -156,7 +163,7 @@ def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
         "ref_videos": [
             {
                 "content_id": content[game.pk],
-                "content_name": game.name,
+                "content_name": escape_text_cell(game.name),
                 "path": f"qoelab/{study.slug}/{game.name}",
             }
             for game in games

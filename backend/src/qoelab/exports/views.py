@@ -161,7 +161,9 @@ class ImportCsvView(APIView):
             202: OpenApiResponse(ImportJobSerializer, description="the new import job"),
             400: OpenApiResponse(
                 description='{"detail": "...", "line": N, "column": "..."}: not UTF-8 CSV, '
-                "empty, or more rows than QOELAB_IMPORT_MAX_ROWS"
+                "empty, more rows than QOELAB_IMPORT_MAX_ROWS, more header columns than "
+                "QOELAB_IMPORT_MAX_COLUMNS, a line longer than QOELAB_IMPORT_MAX_LINE_BYTES "
+                "or a cell larger than QOELAB_IMPORT_MAX_CELL_BYTES"
             ),
             404: OpenApiResponse(),
             413: OpenApiResponse(description="larger than QOELAB_IMPORT_MAX_BYTES"),

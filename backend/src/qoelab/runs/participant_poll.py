@@ -4,16 +4,24 @@ what it answers, shared by the token check and the DRF view (``runs/views.py``).
 Every participant screen polls its session once a second. A poll with nothing due is one
 indexed query (:func:`load_by_token`, the session with its study, game and participant),
 and an unchanged view is a 304 without a body (the ETag of :mod:`participant_etag`).
+
+A token opens its session until ``QOELAB_PARTICIPANT_TOKEN_DAYS`` (default 7) after the
+session ended (:meth:`Session.token_expires_at`); then every participant endpoint answers
+410 ``{"code": "token_expired", "detail": …}`` (:func:`refuse_expired`), so that an old
+link read later (a shared screen, a browser history) no longer shows the study.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from qoelab.core.errors import ServiceError
 from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.participant_etag import matches, participant_etag
@@ -29,8 +37,34 @@ def participant_queryset() -> QuerySet[Session]:
 
 
 def load_by_token(token: str) -> Session | None:
-    """The session of ``token`` with its study, game and participant (one query), or None."""
-    return participant_queryset().filter(token=token).first()
+    """The session of ``token`` with its study, game and participant (one query), or None
+    for an unknown token; :class:`TokenExpired` (410) when the token has expired, so that
+    no participant endpoint answers with an expired token's session."""
+    session = participant_queryset().filter(token=token).first()
+    if session is not None:
+        refuse_expired(session)
+    return session
+
+
+class TokenExpired(ServiceError):
+    """The token's session ended more than ``QOELAB_PARTICIPANT_TOKEN_DAYS`` ago (410 Gone:
+    the link existed and will not work again)."""
+
+    status = 410
+
+    def body(self) -> dict[str, Any]:
+        return {"code": "token_expired", "detail": str(self)}
+
+
+def refuse_expired(session: Session, now: datetime | None = None) -> None:
+    """Raise :class:`TokenExpired` when ``session``'s participant token has expired."""
+    if session.token_expired(now or timezone.now()):
+        days = settings.QOELAB_PARTICIPANT_TOKEN_DAYS
+        raise TokenExpired(
+            f"this session link has expired: its session ended more than {days} "
+            f"day{'s' if days != 1 else ''} ago (QOELAB_PARTICIPANT_TOKEN_DAYS); "
+            "ask the researcher if you need a new one"
+        )
 
 
 @dataclass(frozen=True)

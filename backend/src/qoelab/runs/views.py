@@ -52,6 +52,9 @@ from qoelab.studies.access import IsResearcher, accessible_studies
 
 ERROR = OpenApiResponse(description='{"detail": message, "field": name or null}')
 SESSION_ACTION_RESPONSES = {200: SessionSerializer, 400: ERROR, 409: ERROR}
+#: Any participant endpoint after the token expired (``participant_poll.TokenExpired``).
+EXPIRED = OpenApiResponse(description='{"code": "token_expired", "detail": message}')
+PARTICIPANT_ERRORS = {400: ERROR, 409: ERROR, 410: EXPIRED}
 
 
 def _validated(serializer_class: type[Any], request: Request) -> dict[str, Any]:
@@ -285,7 +288,7 @@ class ParticipantPrincipal:
 
 
 class ParticipantTokenAuthentication(BaseAuthentication):
-    """``X-Participant-Token: <token>`` — the token shown to the researcher for a session."""
+    """``X-Participant-Token: <token>`` of a session (expired: 410, ``load_by_token``)."""
 
     def authenticate(self, request: Request) -> tuple[ParticipantPrincipal, str] | None:
         token = request.headers.get(TOKEN_HEADER)
@@ -354,6 +357,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
             304: OpenApiResponse(description="the view named by If-None-Match is current"),
             401: ERROR,
             403: ERROR,
+            410: EXPIRED,
         },
     )
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
@@ -369,7 +373,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
 
     @extend_schema(
         request=QuestionnaireSerializer,
-        responses={200: ParticipantViewSerializer, 400: ERROR, 409: ERROR},
+        responses={200: ParticipantViewSerializer, **PARTICIPANT_ERRORS},
     )
     @action(detail=True, methods=["post"])
     def questionnaire(self, request: Request, pk: str | None = None) -> Response:
@@ -378,7 +382,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
 
     @extend_schema(
         request=None,
-        responses={200: ParticipantViewSerializer, 409: ERROR},
+        responses={200: ParticipantViewSerializer, 409: ERROR, 410: EXPIRED},
     )
     @action(detail=True, methods=["post"], url_path="finish-free-play")
     def finish_free_play(self, request: Request, pk: str | None = None) -> Response:
@@ -387,7 +391,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
 
     @extend_schema(
         request=RateSerializer,
-        responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, 400: ERROR, 409: ERROR},
+        responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, **PARTICIPANT_ERRORS},
     )
     @action(detail=True, methods=["post"])
     def rate(self, request: Request, pk: str | None = None) -> Response:
@@ -396,7 +400,7 @@ class ParticipantSessionViewSet(viewsets.GenericViewSet[Session]):
 
     @extend_schema(
         request=PostQuestionsSerializer,
-        responses={200: ParticipantViewSerializer, 400: ERROR, 409: ERROR},
+        responses={200: ParticipantViewSerializer, **PARTICIPANT_ERRORS},
     )
     @action(detail=True, methods=["post"], url_path="post-questions")
     def post_questions(self, request: Request, pk: str | None = None) -> Response:

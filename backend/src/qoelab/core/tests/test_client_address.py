@@ -56,3 +56,17 @@ def test_the_list_is_validated_and_normalised() -> None:
     ]
     with pytest.raises(ImproperlyConfigured, match="QOELAB_TRUSTED_PROXIES: 'nginx'"):
         parse_trusted_proxies("127.0.0.1,nginx")
+
+
+def test_only_well_formed_addresses_are_taken_from_the_header() -> None:
+    """Issue 34: whatever the client wrote never becomes its address (a cache key, a log
+    line): a malformed entry ends the walk and the proxy is the client."""
+    trusted = ["127.0.0.1/32"]
+    for forwarded in ("evil", "198.51.100.7, a\x00b", "1.2.3.4:80", "198.51.100.7, ::zz"):
+        assert client_address_from(meta("127.0.0.1", forwarded), trusted) == "127.0.0.1"
+    # Entries are normalised: no spaces, IPv4-mapped IPv6 as IPv4.
+    assert client_address_from(meta("127.0.0.1", " ::ffff:198.51.100.7 "), trusted) == (
+        "198.51.100.7"
+    )
+    # A malformed peer address (a test client's, a unix socket's) is not a trusted proxy.
+    assert client_address_from(meta("", "198.51.100.7"), trusted) == ""

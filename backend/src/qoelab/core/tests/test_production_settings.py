@@ -45,10 +45,12 @@ INHERITED_CONFIGURATION = {
     "DJANGO_NUM_PROXIES",
     "QOELAB_CACHE_URL",
     "QOELAB_TRUSTED_PROXIES",
+    "QOELAB_HEALTH_TOKEN",
 }
 #: Production requires a Redis cache URL. Nothing below signs in, so it is never contacted:
 #: a port nobody listens on makes any accidental use fail loudly instead of touching CI's.
 UNUSED_REDIS_CACHE = "redis://127.0.0.1:1/0"
+HEALTH_TOKEN = secrets.token_urlsafe(24)
 
 
 def production_environment(data_dir: Path, **overrides: str | None) -> dict[str, str]:
@@ -202,6 +204,7 @@ def gunicorn_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server
         DJANGO_SECURE_PROXY_SSL_HEADER="1",
         GUNICORN_BIND=f"127.0.0.1:{port}",
         GUNICORN_WORKERS="1",
+        QOELAB_HEALTH_TOKEN=HEALTH_TOKEN,
     )
     collected = manage(environment, "collectstatic", "--noinput")
     assert collected.returncode == 0, collected.stderr
@@ -245,8 +248,10 @@ def test_gunicorn_serves_healthz(gunicorn_server: Server) -> None:
     status, headers, body = gunicorn_server.get("/healthz")
     assert status == 200
     assert headers["Content-Type"] == "application/json"
+    assert json.loads(body) == {"status": "ok"}  # a stranger gets the status only (issue 34)
+    status, _, body = gunicorn_server.get("/healthz", **{"X-Health-Token": HEALTH_TOKEN})
     health = json.loads(body)
-    assert health["status"] == "ok"
+    assert status == 200 and health["status"] == "ok"
     assert health["database"]["ok"] is True
     assert health["broker"]["mode"] == "in-process"
 

@@ -7,6 +7,10 @@ invalid) requests to every operation, authenticated as a researcher who owns a s
 with a session (and, on the participant endpoints, with that session's token). It runs
 on the suite's database (PostgreSQL in CI, DATABASE_URL from .ci/run). Bounded examples
 keep the run within a couple of minutes on two busy cores.
+
+Issue 34: the same operations with a header the app reads set to a value with a control
+character (NUL, other C0 controls, DEL) or a session cookie whose octal escape unquotes to
+U+0000: no 5xx, and every error under /api/ is JSON.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import Failure, FailureGroup
 from schemathesis.specs.openapi.checks import (
@@ -115,6 +120,71 @@ def test_every_operation_answers_as_its_schema_says(credentials: dict[str, str])
 
         check()
     assert operations > 40
+    assert not failures, f"{len(failures)} distinct failures:\n" + "\n".join(
+        f"{key}\n    {detail}" for key, detail in failures.items()
+    )
+
+
+HEADER_EXAMPLES = 10
+#: The headers the app (or Django) reads, as WSGI environ keys; the values go straight into
+#: the environ, as a lax server or proxy would pass them on (the test clients refuse some).
+#: Authorization is the sign-in code's (qoelab.accounts).
+READ_HEADERS = [
+    "HTTP_X_PARTICIPANT_TOKEN",
+    "HTTP_X_FORWARDED_FOR",
+    "HTTP_X_FORWARDED_PROTO",
+    "HTTP_X_REQUEST_ID",
+    "HTTP_X_CSRFTOKEN",
+    "HTTP_X_HEALTH_TOKEN",
+    "HTTP_HOST",
+    "HTTP_ORIGIN",
+    "HTTP_REFERER",
+    "HTTP_IF_NONE_MATCH",
+    "HTTP_ACCEPT_LANGUAGE",
+    "HTTP_ACCEPT",
+    "HTTP_COOKIE",
+    "CONTENT_TYPE",
+]
+#: C0 controls but HTAB (allowed in a header value), and DEL.
+CONTROLS = [chr(code) for code in (*range(0x00, 0x09), *range(0x0A, 0x20), 0x7F)]
+
+
+def control_character_headers() -> Any:
+    """One read header set to text with a control character, or a session cookie whose
+    octal escape Django unquotes into U+0000 (it passes every HTTP server)."""
+    text = st.text(alphabet="abcXYZ019=;,-_.: /", max_size=12)
+    value = st.builds(lambda a, c, b: a + c + b, text, st.sampled_from(CONTROLS), text)
+    plain = st.builds(lambda key, v: {key: v}, st.sampled_from(READ_HEADERS), value)
+    escaped = st.just({"HTTP_COOKIE": 'sessionid="' + "a" * 28 + '\\000"'})
+    return st.one_of(plain, escaped)
+
+
+@pytest.mark.slow
+def test_no_operation_gives_a_5xx_for_control_characters_in_headers(
+    credentials: dict[str, str],
+) -> None:
+    failures: dict[str, str] = {}
+    for result in load_schema().get_all_operations():
+        operation = result.ok()
+
+        @given(case=operation.as_strategy(), bad=control_character_headers())
+        @hypothesis_settings(
+            max_examples=HEADER_EXAMPLES,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            derandomize=True,
+            database=None,
+        )
+        def check(case: Any, bad: dict[str, str]) -> None:
+            response = case.call(headers=credentials, environ_overrides=bad)
+            content_type = response.headers.get("content-type", [""])[0]
+            if response.status_code >= 500 or (
+                response.status_code >= 400 and not content_type.startswith("application/json")
+            ):
+                key = f"{case.method} {case.operation.path} {sorted(bad)} → {response.status_code}"
+                failures.setdefault(key, f"{bad!r}: {response.text[:200]}")
+
+        check()
     assert not failures, f"{len(failures)} distinct failures:\n" + "\n".join(
         f"{key}\n    {detail}" for key, detail in failures.items()
     )
