@@ -56,6 +56,7 @@ GENERIC_FIGURES = {
     "scenario-cdf",
     "mos-by-factor",
     "factor-heatmap",
+    "marginals",
     "intra-rater-cdf",
     "screening",
     "inter-rater",

@@ -20,6 +20,8 @@ import { StudyOverviewPage } from './pages/StudyOverviewPage';
 // The results explorer carries Chart.js: it loads only when a researcher opens it.
 const ResultsPage = lazy(() => import('./results/ResultsPage'));
 const PolicyPage = lazy(() => import('./results/PolicyPage'));
+// The dataset import (column mapping) is opened rarely: its own chunk.
+const DatasetImportPage = lazy(() => import('./console/datasetImport/DatasetImportPage'));
 
 /**
  * Routes of the researcher entry (index.html). Django returns index.html for every path
@@ -38,6 +40,14 @@ export function App() {
             <Route path="console" element={<RequireAuth />}>
               <Route index element={<StudiesPage />} />
               <Route path="stations" element={<StationsPage />} />
+              <Route
+                path="datasets/import"
+                element={
+                  <Suspense fallback={<Loading>Loading the dataset import…</Loading>}>
+                    <DatasetImportPage />
+                  </Suspense>
+                }
+              />
               <Route path="studies/:studyId" element={<StudyEditorPage />} />
               <Route path="studies/:studyId/sessions" element={<SessionsPage />} />
               <Route path="studies/:studyId/progress" element={<ProgressPage />} />

@@ -4,7 +4,11 @@
                          [--reliable-only] [--min-reliable-raters 3]
                          [--min-reliable-share 0.5] [--seed N] [--reliability-cutoff 0.6]
                          [--out DIR] [--no-plots] [--indent N] [--strict-evidence]
+    qoe-analysis analyze --dataset DESCRIPTOR.json [--strict] [the options above]
+    qoe-analysis describe FILE.csv [FILE2.csv ...] [--out descriptor.json]
     qoe-analysis synth --out DIR [--seed N] [--participants 58] [--sessions 79]
+    qoe-analysis marginals RATINGS.csv [--items SIDECAR.json] [--csv]
+    qoe-analysis marginals --dataset DESCRIPTOR.json [--strict] [--csv]
     qoe-analysis policy export INPUT [--format json|faucet|ovs|onos|rest_qos|ietf] [...]
     qoe-analysis policy check POLICY.json --measurements M.json [--indent N]
 
@@ -19,6 +23,13 @@ sidecar JSON of the export, :func:`qoe_analysis.scales.parse_sidecar`); without 
 is one item "overall" on ACR-5. ``--acceptable-from`` overrides the acceptance rule by a
 cut on the primary item. ``policy export`` takes a ratings CSV (analysed first) or a policy
 JSON. The commands themselves are in :mod:`qoe_analysis.commands`.
+
+``--dataset`` (analyze, marginals, policy export) reads any dataset by its descriptor
+instead of a tidy CSV (:mod:`qoe_analysis.dataset`, docs/importing-data.md): its problems
+are all listed on stderr (exit 2, nothing written); ``--strict`` also refuses undeclared
+columns. ``describe`` drafts a descriptor of data files (JSON on stdout or in ``--out``;
+notes on stderr). ``marginals`` prints MOS with its CI by factor level or bin
+(docs/methods.md §2c) as a table, or CSV rows with ``--csv``.
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from typing import Any
 
 from qoe_analysis import __version__, commands
 from qoe_analysis.commands import EXIT_WARNINGS, SidecarError
+from qoe_analysis.dataset.problems import DatasetError
 from qoe_analysis.tidy.errors import RatingsValidationError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_READER_LEFT", "EXIT_WARNINGS", "build_parser", "main", "run"]
@@ -49,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
 
     analyze = sub.add_parser("analyze", help="analyse a ratings CSV and print JSON")
-    analyze.add_argument("ratings", type=Path, help="tidy ratings CSV")
+    analyze.add_argument("ratings", type=Path, nargs="?", help="tidy ratings CSV")
+    _add_dataset_options(analyze)
     analyze.add_argument("--items", type=Path, help="items sidecar JSON of a long-format CSV")
     analyze.add_argument(
         "--acceptable-from",
@@ -86,8 +99,22 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--seed", type=int, default=0)
     synth.add_argument("--participants", type=int, default=58)
     synth.add_argument("--sessions", type=int, default=None, help="default: 79/58 per participant")
+    _add_describe_parser(sub)
     _add_policy_parser(sub)
+    _add_marginals_parser(sub)
     return parser
+
+
+def _add_marginals_parser(sub: Any) -> None:
+    marginals = sub.add_parser(
+        "marginals", help="print MOS with 95 %% CI by factor level or bin, per game and overall"
+    )
+    marginals.add_argument("ratings", type=Path, nargs="?", help="tidy ratings CSV")
+    marginals.add_argument("--items", type=Path, help="items sidecar JSON of a long-format CSV")
+    marginals.add_argument(
+        "--csv", action="store_true", help="one CSV row per point instead of aligned text"
+    )
+    _add_dataset_options(marginals)
 
 
 def _add_policy_parser(sub: Any) -> None:
@@ -97,7 +124,10 @@ def _add_policy_parser(sub: Any) -> None:
     export = psub.add_parser(
         "export", help="build the policy of a study and print it in a controller's format"
     )
-    export.add_argument("input", type=Path, help="ratings CSV, or a policy JSON to re-export")
+    export.add_argument(
+        "input", type=Path, nargs="?", help="ratings CSV, or a policy JSON to re-export"
+    )
+    _add_dataset_options(export)
     # validated by hand so a wrong value gives one line (not argparse's usage block)
     export.add_argument("--format", default="json", help="json|faucet|ovs|onos|rest_qos|ietf")
     export.add_argument("--out", type=Path, help="write to this file instead of stdout")
@@ -153,11 +183,41 @@ def _policy(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_dataset_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dataset", type=Path, help="dataset descriptor (JSON or YAML)")
+    parser.add_argument(
+        "--strict", action="store_true", help="with --dataset: refuse undeclared columns"
+    )
+
+
+def _add_describe_parser(sub: Any) -> None:
+    describe = sub.add_parser("describe", help="draft a dataset descriptor of data files")
+    describe.add_argument("files", type=Path, nargs="+", help="CSV data files")
+    describe.add_argument("--out", type=Path, help="write the descriptor here (else stdout)")
+
+
+def _check_input(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``analyze``, ``marginals`` and ``policy export`` read a ratings file or ``--dataset``,
+    one of them."""
+    reads_ratings = args.command in ("analyze", "marginals")
+    if not reads_ratings and getattr(args, "policy_command", None) != "export":
+        return
+    given = args.ratings if reads_ratings else args.input
+    if (given is None) == (args.dataset is None):
+        parser.error("give a ratings file or --dataset DESCRIPTOR (one of them)")
+    if args.dataset is not None and args.items is not None:
+        parser.error("--items is for a tidy CSV: a descriptor declares its rating items")
+
+
 def _run_command(args: argparse.Namespace) -> int:
     if args.command == "analyze":
         code = commands.analyze(args)
+    elif args.command == "describe":
+        code = commands.describe(args)
     elif args.command == "policy":
         code = _policy(args)
+    elif args.command == "marginals":
+        code = commands.marginals(args)
     else:
         code = commands.synth(args)
     sys.stdout.flush()  # a closed pipe is met here, not at the interpreter's exit
@@ -170,6 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    _check_input(parser, args)
     try:
         return _run_command(args)
     except BrokenPipeError:  # before OSError: the reader left, the input was fine
@@ -180,6 +241,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         what = "--reliable-only" if isinstance(exc, NoReliableRatersError) else "invalid ratings"
         print(f"qoe-analysis: {what}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except DatasetError as exc:
+        print(f"qoe-analysis: invalid dataset: {exc.headline()}:", file=sys.stderr)
+        for line in exc.lines():
+            print(f"  {line}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except SidecarError as exc:
         print(f"qoe-analysis: invalid items: {' '.join(str(exc).split())}", file=sys.stderr)

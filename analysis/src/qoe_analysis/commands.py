@@ -22,7 +22,9 @@ __all__ = [
     "EXIT_WARNINGS",
     "SidecarError",
     "analyze",
+    "describe",
     "load_sidecar",
+    "marginals",
     "policy_check",
     "policy_export",
     "print_warnings",
@@ -52,12 +54,12 @@ def load_sidecar(path: Path | None) -> Sidecar | None:
         raise SidecarError(f"{path}: {exc}") from None
 
 
-def _analysed(args: argparse.Namespace, path: Path) -> Mapping[str, Any]:
-    """The analysis document of the ratings CSV at ``path`` with the options in ``args``."""
-    from qoe_analysis.io.ratings_csv import load_ratings
+def _analysed(args: argparse.Namespace, path: Path | None) -> Mapping[str, Any]:
+    """The analysis document of the ratings CSV at ``path`` (or of ``--dataset``) with the
+    options in ``args``."""
     from qoe_analysis.report import analyze as analyze_table
 
-    table = load_ratings(path, sidecar=load_sidecar(args.items))
+    table, dataset = _input_table(args, path)
     # the --reliable-only limits, where the command has them (analyze's defaults otherwise)
     limits = {
         key: getattr(args, key)
@@ -71,12 +73,45 @@ def _analysed(args: argparse.Namespace, path: Path) -> Mapping[str, Any]:
             reliable_only=args.reliable_only,
             seed=args.seed,
             reliability_cutoff=args.reliability_cutoff,
+            dataset=dataset,
             **limits,
         )
     except RatingsValidationError:
         raise
     except ValueError as exc:  # the acceptance rule against the rated items
         raise SidecarError(str(exc)) from None
+
+
+def _input_table(args: argparse.Namespace, path: Path | None) -> tuple[Any, Any]:
+    """(ratings table, the :class:`~qoe_analysis.dataset.loader.LoadedDataset` or None): the
+    dataset of ``--dataset`` when given, else the tidy CSV at ``path`` with ``--items``."""
+    if getattr(args, "dataset", None) is not None:
+        from qoe_analysis.dataset.reading import load_dataset_file
+
+        dataset = load_dataset_file(args.dataset, strict=args.strict)
+        return dataset.ratings, dataset
+    from qoe_analysis.io.ratings_csv import load_ratings
+
+    assert path is not None  # the CLI asks for a ratings file or --dataset
+    return load_ratings(path, sidecar=load_sidecar(args.items)), None
+
+
+def describe(args: argparse.Namespace) -> int:
+    """``describe``: the draft descriptor of the data files as JSON, on stdout or in
+    ``--out`` (paths relative to its folder); what the analyst must still settle on
+    stderr, one ``describe: …`` line each."""
+    from qoe_analysis.dataset.describe import describe_files
+
+    draft, notes = describe_files(args.files, args.out)
+    text = json.dumps(draft, indent=2, ensure_ascii=False) + "\n"
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    for note in notes:
+        print(f"describe: {note}", file=sys.stderr)
+    return 0
 
 
 def _byte_writer(stream: IO[str]) -> Callable[[bytes], object]:
@@ -140,6 +175,27 @@ def _write_document(doc: Mapping[str, Any], args: argparse.Namespace) -> None:
         write_plots(doc, args.out)
 
 
+def marginals(args: argparse.Namespace) -> int:
+    """``marginals``: MOS with its 95 % CI per factor level or bin, per game and over all
+    games, of every item (all raters: the ``marginals`` section of a default ``analyze``),
+    as aligned text or, with ``--csv``, one CSV row per point; a ``--dataset``'s warnings
+    then on stderr (:func:`print_warnings`)."""
+    from qoe_analysis.io.marginals_text import marginal_rows, marginals_text
+    from qoe_analysis.io.tables import escaped
+    from qoe_analysis.marginal_report import table_marginals
+
+    table, dataset = _input_table(args, args.ratings)
+    section = table_marginals(table)
+    if args.csv:
+        sys.stdout.write(escaped(marginal_rows(section)).to_csv(index=False))
+    else:
+        sys.stdout.write(marginals_text(section))
+    sys.stdout.flush()
+    if dataset is not None:
+        print_warnings({"warnings": dataset.warnings}, sys.stderr)
+    return 0
+
+
 def synth(args: argparse.Namespace) -> int:
     """``synth``: a synthetic study, ``ratings.csv`` and ``truth.json``."""
     from qoe_analysis.io.tables import escaped
@@ -183,7 +239,7 @@ def policy_export(args: argparse.Namespace) -> int:
         bridge=args.bridge,
         vlan=args.vlan,
     )
-    if args.input.suffix.lower() == ".json":
+    if args.input is not None and args.input.suffix.lower() == ".json":
         policy = _read_json(args.input, "policy")
         if args.server_ip and isinstance(policy, dict):
             raise PolicyError("--server-ip applies when building from ratings, not to a policy")
@@ -209,7 +265,7 @@ def policy_export(args: argparse.Namespace) -> int:
                 "study_id": args.study_id,
                 "study_title": args.study_title,
                 "study_version": args.study_version,
-                "source": args.input.name,
+                "source": (args.input or args.dataset).name,
             },
             flows=flows,
             generated_at=args.generated_at,

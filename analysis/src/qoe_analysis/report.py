@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -24,6 +24,7 @@ from qoe_analysis.evidence.warnings import document_warnings
 from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
 from qoe_analysis.items import ItemTables, split_items
 from qoe_analysis.jsonable import json_ready, records
+from qoe_analysis.marginal_report import study_marginals
 from qoe_analysis.models.information_gain import (
     class_weighted_profiles,
     rapidminer_weights,
@@ -71,6 +72,24 @@ from qoe_analysis.tabular import group_codes
 from qoe_analysis.tidy.columns import DRY_RUN
 from qoe_analysis.tidy.design import GAME, PACE, RATER, RATING, SCENARIO
 from qoe_analysis.tidy.validation import is_validated, table_sidecar, validate_ratings
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from qoe_analysis.schema.dataset_types import DatasetSummary
+    from qoe_analysis.schema.document import DocWarning
+
+    class DatasetFacts(Protocol):
+        """What :func:`analyze` reads of a dataset: a
+        :class:`~qoe_analysis.dataset.loader.LoadedDataset`, or the summary and warnings the
+        web app stored with a study imported from one (qoelab.datasets)."""
+
+        @property
+        def summary(self) -> DatasetSummary: ...
+
+        @property
+        def warnings(self) -> list[DocWarning]: ...
+
 
 __all__ = [
     "NoReliableRatersError",
@@ -329,6 +348,13 @@ def _assemble(
         "meta": _meta(study, stats, conds, target, options),
         "conditions": plain(rows),
         "mos_by_factor": _mos_by_factor(conds, study.varying, study.scale),
+        "marginals": study_marginals(
+            study.split,
+            study.primary,
+            conds.analysed,
+            study.varying,
+            stats.reliable_ids if options["reliable_only"] else None,
+        ),
         "sos_hypothesis": sos_hypothesis_section(
             study.scale, conds.sos_used, conds.sos_all, conds.sos_reliable
         ),
@@ -364,6 +390,7 @@ def analyze(
     sidecar: Sidecar | None = None,
     min_reliable_raters: int = 3,
     min_reliable_share: float = 0.5,
+    dataset: DatasetFacts | None = None,
 ) -> AnalysisDocument:
     """Full analysis of a ratings table; returns the document (see docs/methods.md).
 
@@ -382,6 +409,10 @@ def analyze(
     (:class:`NoReliableRatersError`, with the numbers) when it would keep fewer than
     ``min_reliable_raters`` raters; ``meta.reliable_share`` (kept / all raters) is compared
     with ``min_reliable_share`` by the warnings.
+
+    ``dataset`` (when ``df`` is its ``ratings``, :func:`qoe_analysis.dataset.load_dataset`,
+    or the same data as a web app stored it) puts its summary in ``meta.dataset`` and its
+    warnings first in ``warnings``.
     """
 
     def step(fraction: float, stage: str) -> None:
@@ -412,5 +443,8 @@ def analyze(
     doc = _assemble(study, stats, conds, target, (weights, tree, thresholds), options)
     # last: the warnings read every section of the document (docs/methods.md, "Warnings")
     doc["warnings"] = document_warnings(doc, conds.analysed)
+    if dataset is not None:  # how the data was read comes first (qoe_analysis.dataset)
+        doc["meta"]["dataset"] = dataset.summary
+        doc["warnings"] = [*dataset.warnings, *doc["warnings"]]
     step(1.0, "done")
     return doc

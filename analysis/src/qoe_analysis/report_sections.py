@@ -35,6 +35,7 @@ __all__ = [
     "dry_run_note",
     "factor_frame",
     "plain",
+    "rater_factor_columns",
     "rater_status",
     "reliability_section",
     "rows_of",
@@ -105,12 +106,7 @@ def factor_frame(table: pd.DataFrame, merged: dict[str, list[str]] | None = None
     A factor whose two directions are equal in every rating is one column ``both_X``
     (:func:`~qoe_analysis.study_factors.merged_factor_pairs`) in place of ``ds_X``/``us_X``;
     ``merged`` passes the pairs found on the whole study (default: found on ``table``)."""
-    present = set(factor_columns_in(table.columns))
-    extra = [
-        c
-        for c in table.columns
-        if c not in REQUIRED_COLUMNS and c not in present and c not in PROVENANCE_COLUMNS
-    ]
+    extra = rater_factor_columns(table)
     varying = varying_factor_columns(table)
     pairs = merged_factor_pairs(table, varying) if merged is None else merged
     pairs = {both: pair for both, pair in pairs.items() if pair[0] in varying}
@@ -118,6 +114,17 @@ def factor_frame(table: pd.DataFrame, merged: dict[str, list[str]] | None = None
     if table[GAME].nunique() > table[PACE].nunique():
         columns.append(GAME)
     return select_factors(table, [*columns, *extra])
+
+
+def rater_factor_columns(table: pd.DataFrame) -> list[str]:
+    """The per-rater or per-session columns that are factors: every column that is not an
+    identity column, the rating, an impairment factor or provenance (table order)."""
+    present = set(factor_columns_in(table.columns))
+    return [
+        c
+        for c in table.columns
+        if c not in REQUIRED_COLUMNS and c not in present and c not in PROVENANCE_COLUMNS
+    ]
 
 
 def _bare(frame: pd.DataFrame) -> pd.DataFrame:

@@ -2,9 +2,10 @@
 
 Variables: QOELAB_ENV (development | production), DJANGO_SECRET_KEY, DJANGO_DEBUG,
 DJANGO_ALLOWED_HOSTS, DATABASE_URL, CELERY_BROKER_URL, CELERY_RESULT_BACKEND,
-QOELAB_CACHE_URL, QOELAB_TRUSTED_PROXIES, QOELAB_HEALTH_WORKER_CACHE_SECONDS,
-QOELAB_DATA_DIR, QOELAB_FRONTEND_DIST, QOELAB_MAX_SCENARIOS,
-QOELAB_IMPORT_MAX_BYTES, QOELAB_IMPORT_MAX_ROWS.
+QOELAB_CACHE_URL, QOELAB_TRUSTED_PROXIES, QOELAB_HEALTH_WORKER_CACHE_SECONDS, QOELAB_HEALTH_TOKEN,
+QOELAB_DATA_DIR, QOELAB_FRONTEND_DIST, QOELAB_MAX_SCENARIOS, QOELAB_MAX_IMPORTED_CONDITIONS,
+QOELAB_IMPORT_MAX_BYTES, QOELAB_IMPORT_MAX_ROWS, QOELAB_IMPORT_MAX_COLUMNS,
+QOELAB_IMPORT_MAX_LINE_BYTES, QOELAB_IMPORT_MAX_CELL_BYTES.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from pathlib import Path
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+from qoelab.celery import beat_schedule, check_visibility_timeout, queue_settings
 from qoelab.config import database_config, env_bool, env_int, env_list, redact_url
 from qoelab.core.client_address import parse_trusted_proxies
+from qoelab.core.health_access import parse_health_token
 
 # Lets Django's generic classes be subscripted at run time, as their type stubs declare.
 django_stubs_ext.monkeypatch()
@@ -76,6 +79,7 @@ INSTALLED_APPS = [
     "qoelab.ratings",
     "qoelab.exports",
     "qoelab.analysis_jobs",
+    "qoelab.datasets",
 ]
 
 MIDDLEWARE = [
@@ -83,6 +87,7 @@ MIDDLEWARE = [
     "qoelab.core.security_headers.SecurityHeadersMiddleware",
     # Every response gets X-Request-ID; errors under /api/ are JSON (docs/api.md).
     "qoelab.core.api_errors.ApiErrorMiddleware",
+    "qoelab.core.header_checks.HeaderCheckMiddleware",  # control characters in headers: 400
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -142,7 +147,8 @@ REST_FRAMEWORK: dict[str, object] = {
         # tools may use HTTP basic auth over TLS instead. Both check passwords through
         # ThrottledModelBackend: a full bucket is 429 with Retry-After, before any hashing.
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        # RFC 7617 basic auth: a malformed header (control character, not base64) is 400.
+        "qoelab.accounts.basic_auth.StrictBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # Service errors (qoelab.core.errors) become JSON responses here, not in every view.
@@ -160,8 +166,12 @@ REST_FRAMEWORK: dict[str, object] = {
 QOELAB_JSON_MAX_DEPTH = env_int("QOELAB_JSON_MAX_DEPTH", 32, minimum=2, maximum=500)
 
 # Every password check (JSON login, HTTP basic auth, admin) goes through this backend, which
-# limits guessing per client address and per user name (qoelab.accounts.throttles).
+# limits guessing per client address and per user name (qoelab.accounts.throttles, issue 34).
 AUTHENTICATION_BACKENDS = ["qoelab.accounts.backends.ThrottledModelBackend"]
+# Only failures count, per address and per (user name, address); no lock per user name but a
+# growing delay that spares clean and known addresses (qoelab.accounts.name_delay).
+QOELAB_AUTH_RATES = {"address": "10/minute", "username_address": "20/hour"}
+QOELAB_AUTH_DELAY = dict(after_failures=5, cap_s=300, memory_s=3600, known_address_s=30 * 86400)
 
 # The cache holds the guessing limits' counters, which every gunicorn worker must share:
 # QOELAB_CACHE_URL (redis://…, its own database — never the broker's, which a cache clear
@@ -264,19 +274,29 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 
+# Queues and time limits (issue 34, docs/deploy.md "Queues and time limits", qoelab.celery):
+# imports and analyses on "heavy", the short tasks on the default queue; each task's soft
+# limit below, its hard one QOELAB_TASK_KILL_GRACE_S later, all below the visibility timeout.
+CELERY_TASK_DEFAULT_QUEUE, CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = queue_settings()
+QOELAB_IMPORT_TIME_LIMIT_S = _env_seconds("QOELAB_IMPORT_TIME_LIMIT_S", 300.0)
+QOELAB_ANALYSIS_TIME_LIMIT_S = _env_seconds("QOELAB_ANALYSIS_TIME_LIMIT_S", 300.0)
+QOELAB_UPKEEP_TIME_LIMIT_S = _env_seconds("QOELAB_UPKEEP_TIME_LIMIT_S", 60.0)
+QOELAB_TASK_KILL_GRACE_S = _env_seconds("QOELAB_TASK_KILL_GRACE_S", 10.0)
+check_visibility_timeout(CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"], globals())
+
 # Periodic tasks (run `celery -A qoelab beat` next to the worker in a lab deployment):
 # the heartbeat renews agent leases of running sessions even when no screen is polling,
 # expire_sessions clears the impairment of sessions paused for too long.
-CELERY_BEAT_SCHEDULE = {
-    "runs-heartbeat": {"task": "runs.heartbeat", "schedule": 10.0},
-    "runs-expire-sessions": {"task": "runs.expire_sessions", "schedule": 60.0},
-}
+CELERY_BEAT_SCHEDULE = beat_schedule(
+    {"runs-heartbeat": ("runs.heartbeat", 10), "runs-expire-sessions": ("runs.expire_sessions", 60)}
+)
 
 # /healthz?worker=1 shares its worker probe's answer this long (one ping task at most per
 # period, whoever asks; see qoelab.core.health.shared_worker_status).
 QOELAB_HEALTH_WORKER_CACHE_SECONDS = env_int(
     "QOELAB_HEALTH_WORKER_CACHE_SECONDS", 10, minimum=1, maximum=3600
 )
+QOELAB_HEALTH_TOKEN = parse_health_token()  # /healthz details for its X-Health-Token, staff
 
 # The netem agents: lease per applied scenario (renewed every third of it while a session
 # runs), HTTP timeout, and how long a paused session keeps its impairment.
@@ -286,11 +306,17 @@ QOELAB_AGENT_TIMEOUT = float(os.environ.get("QOELAB_AGENT_TIMEOUT", "5"))
 # refused in production unless the lab states an isolated cable; loopback is always allowed.
 QOELAB_AGENT_ALLOW_PLAIN_HTTP = env_bool("QOELAB_AGENT_ALLOW_PLAIN_HTTP", default=not IS_PRODUCTION)
 QOELAB_PAUSE_TIMEOUT_SECONDS = float(os.environ.get("QOELAB_PAUSE_TIMEOUT_SECONDS", "300"))
+# A participant token (the session link) stops working this many days after its session
+# ended (completed or aborted): 410 {"code": "token_expired"}. A running session's never.
+QOELAB_PARTICIPANT_TOKEN_DAYS = env_int("QOELAB_PARTICIPANT_TOKEN_DAYS", 7, minimum=1, maximum=3650)
 
 # The most scenarios a study may have (design generator, scenario editor, imported study
 # documents): every participant plays each one, so a grid that multiplies out to hundreds
 # is a mistake, not a study. The bound 10000 only keeps a typo from disabling the check.
 QOELAB_MAX_SCENARIOS = env_int("QOELAB_MAX_SCENARIOS", 100, minimum=1, maximum=10_000)
+# Conditions of a study imported from a dataset (analysis-only, never run: not the cap above).
+_conditions = "QOELAB_MAX_IMPORTED_CONDITIONS"  # (lower case: not a setting)
+QOELAB_MAX_IMPORTED_CONDITIONS = env_int(_conditions, 100_000, minimum=1, maximum=10_000_000)
 
 # The ratings import's one limit (docs/api.md, "Importing ratings"): a file larger than
 # QOELAB_IMPORT_MAX_BYTES is refused with 413, one with more than QOELAB_IMPORT_MAX_ROWS
@@ -301,6 +327,15 @@ QOELAB_IMPORT_MAX_BYTES = env_int(
     "QOELAB_IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1024, maximum=1024 * 1024 * 1024
 )
 QOELAB_IMPORT_MAX_ROWS = env_int("QOELAB_IMPORT_MAX_ROWS", 100_000, minimum=1, maximum=10_000_000)
+# The file's shape, 400 beyond, at upload and before the job's first row (issue 34,
+# exports/import_shape.py): the widest export has 45 columns + 1 a question, cells ≤ 480 B.
+QOELAB_IMPORT_MAX_COLUMNS = env_int("QOELAB_IMPORT_MAX_COLUMNS", 500, minimum=50, maximum=100_000)
+QOELAB_IMPORT_MAX_LINE_BYTES = env_int(
+    "QOELAB_IMPORT_MAX_LINE_BYTES", 64 * 1024, minimum=1024, maximum=16 * 1024 * 1024
+)
+QOELAB_IMPORT_MAX_CELL_BYTES = env_int(
+    "QOELAB_IMPORT_MAX_CELL_BYTES", 4 * 1024, minimum=256, maximum=16 * 1024 * 1024
+)
 
 LOGGING = {
     "version": 1,

@@ -15,6 +15,8 @@ from qoelab.accounts import urls as accounts_urls
 from qoelab.analysis_jobs.views import AnalysisJobViewSet, StudyAnalysisView
 from qoelab.core.api import ID_PATTERN, IdConverter
 from qoelab.core.views import frontend_app, healthz
+from qoelab.datasets import urls as dataset_urls
+from qoelab.datasets.views import DatasetJobViewSet
 from qoelab.exports.views import (
     ExportCsvView,
     ExportItemsView,
@@ -62,6 +64,7 @@ router.register("sessions", SessionViewSet, basename="session")
 router.register("ratings", RatingViewSet, basename="rating")
 router.register("analysis-jobs", AnalysisJobViewSet, basename="analysis-job")
 router.register("import-jobs", ImportJobViewSet, basename="import-job")
+router.register("dataset-jobs", DatasetJobViewSet, basename="dataset-job")
 router.register("participant/sessions", ParticipantSessionViewSet, basename="participant-session")
 
 study_data = [
@@ -85,6 +88,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("api/v1/auth/", include(accounts_urls)),
     path("api/v1/", include(study_data)),
+    path("api/v1/", include(dataset_urls)),
     path("api/v1/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file: no inline script (CSP).

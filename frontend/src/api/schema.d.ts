@@ -131,6 +131,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dataset-jobs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description ``GET`` a dataset import job: state, progress, then the new study with the counts,
+         *     the loader's ``summary`` and ``warnings``, or the ``problems`` that failed it. A job is
+         *     its submitter's, and once it has a study, also of those who may see the study.
+         */
+        get: operations["v1_dataset_jobs_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset-jobs/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description ``GET`` a dataset import job: state, progress, then the new study with the counts,
+         *     the loader's ``summary`` and ``warnings``, or the ``problems`` that failed it. A job is
+         *     its submitter's, and once it has a study, also of those who may see the study.
+         */
+        get: operations["v1_dataset_jobs_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/datasets/describe/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description A draft descriptor of the uploaded CSV files (as ``qoe-analysis describe``
+         *     writes it) and every column of every file with its type, distinct and missing
+         *     counts and the draft's role: the column-mapping step of the web import. Reads a
+         *     bounded sample of each file (``files[].complete``).
+         */
+        post: operations["v1_datasets_describe_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/datasets/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Import a dataset (its descriptor and CSV files) as a new analysis-only study,
+         *     in a background job: poll the job at the ``Location`` until it has succeeded
+         *     (``study``, ``summary``, ``warnings``) or failed (``problems``).
+         */
+        post: operations["v1_datasets_import_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/factors/": {
         parameters: {
             query?: never;
@@ -1161,9 +1246,71 @@ export interface components {
         };
         /** @enum {unknown} */
         BlankEnum: "";
+        /** @description A column of an uploaded file: what its cells are, the role the draft gives it. */
+        Column: {
+            file: string;
+            name: string;
+            type: components["schemas"]["TypeEnum"];
+            distinct: number;
+            missing: number;
+            role: string;
+            why: string;
+        };
         Csrf: {
             /** @description the same value as the csrftoken cookie; send it as X-CSRFToken */
             csrf_token: string;
+        };
+        /**
+         * @description A dataset import job: the fields of a CSV import job (``/import-jobs/``) with
+         *     ``kind: "dataset"``; ``study`` is the new study once it has succeeded.
+         */
+        DatasetJob: {
+            readonly id: number;
+            readonly kind: components["schemas"]["DatasetJobKindEnum"];
+            readonly study: number | null;
+            readonly title: string;
+            readonly file_name: string;
+            readonly file_sha256: string;
+            readonly file_bytes: number;
+            readonly rows_total: number;
+            readonly rows_done: number;
+            readonly state: components["schemas"]["AnalysisJobStateEnum"];
+            /** Format: double */
+            readonly progress: number;
+            readonly stage: string;
+            readonly sessions: number | null;
+            readonly ratings: number | null;
+            readonly participants_created: number | null;
+            readonly scenarios: number | null;
+            readonly error: string;
+            readonly error_line: number | null;
+            readonly error_column: string;
+            readonly problems: components["schemas"]["Problem"][];
+            readonly more: number;
+            /** @description how the data was read: the analysis document's meta.dataset */
+            readonly summary: unknown;
+            readonly warnings: unknown;
+            readonly attempts: number;
+            readonly worker: string;
+            /** Format: date-time */
+            readonly created_at: string;
+            /** Format: date-time */
+            readonly started_at: string | null;
+            /** Format: date-time */
+            readonly finished_at: string | null;
+        };
+        DatasetJobAnswer: {
+            job: components["schemas"]["DatasetJob"];
+        };
+        /** @enum {string} */
+        DatasetJobKindEnum: "dataset";
+        Describe: {
+            /** @description the draft descriptor (docs/importing-data.md) */
+            descriptor: unknown;
+            columns: components["schemas"]["Column"][];
+            /** @description what is left to settle */
+            notes: string[];
+            files: components["schemas"]["Sample"][];
         };
         DesignFactorRequest: {
             key: components["schemas"]["FactorKeyEnum"];
@@ -1789,6 +1936,17 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description One problem of a dataset: where it is, the value found, the rule it breaks. */
+        Problem: {
+            /** @description a data file, or the descriptor */
+            file: string | null;
+            /** @description 1-based; the header is line 1 */
+            line: number | null;
+            /** @description the column (the field's name) */
+            column: string | null;
+            value: string | null;
+            rule: string;
+        };
         Profile: {
             /** @description client→server */
             upstream: components["schemas"]["Impairment"];
@@ -1971,6 +2129,12 @@ export interface components {
         ReasonRequest: {
             reason?: string;
         };
+        Refusal: {
+            detail: string;
+            problems: components["schemas"]["Problem"][];
+            /** @description problems found beyond those listed */
+            more: number;
+        };
         Researcher: {
             id: number;
             username: string;
@@ -1992,6 +2156,12 @@ export interface components {
             idempotency_key: string;
             /** @description optional: the scenario id the researcher believes is rated */
             scenario?: number;
+        };
+        Sample: {
+            file: string;
+            rows_read: number;
+            /** @description false: only the file's first records */
+            complete: boolean;
         };
         ScaleOption: {
             score: number;
@@ -2263,8 +2433,8 @@ export interface components {
             title: string;
             readonly games: components["schemas"]["Game"][];
             readonly scenarios: components["schemas"]["Scenario"][];
-            /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
-            readonly owner: string;
+            /** @description The owner's user name; only for the owner, members and staff. */
+            readonly owner?: string;
             readonly version: number;
             description?: string;
             /** @description Rating scale labels, lowest first; scores are 1..len(labels). */
@@ -2320,8 +2490,8 @@ export interface components {
             language?: components["schemas"]["LanguageEnum"];
             /** @description A rehearsal may run on dry-run agents in production (nothing is applied to a kernel); its ratings are marked dry-run. Off: a dry-run station is refused. */
             rehearsal?: boolean;
-            /** @description Ratings per agent backend of their provenance ({"netlink": n, "dry-run": n, "import": n, "": not recorded}); a dry-run agent applied nothing to a kernel. */
-            readonly ratings_by_backend: {
+            /** @description Ratings per agent backend of their provenance ({"netlink": n, "dry-run": n, "import": n, "": not recorded}); a dry-run agent applied nothing to a kernel. Only for the owner, members and staff. */
+            readonly ratings_by_backend?: {
                 [key: string]: number;
             };
             /**
@@ -2329,6 +2499,8 @@ export interface components {
              * @description Estimated minutes per session: free play + plays × (seconds per scenario + 20 s to rate) / 60, plays = scenarios (+ all but the baseline again with the retest round); questionnaires not included.
              */
             readonly session_minutes: number;
+            /** @description Imported from a dataset (POST /api/v1/datasets/import/): analysed like any study, never run at a station (creating or starting a session is refused, 409). */
+            readonly analysis_only: boolean;
         };
         /** @description A study with its settings, games and current scenarios; writable settings. */
         StudyDetailRequest: {
@@ -2397,6 +2569,14 @@ export interface components {
             readonly game_count: number;
             readonly scenario_count: number;
         };
+        /**
+         * @description * `string` - string
+         *     * `integer` - integer
+         *     * `number` - number
+         *     * `boolean` - boolean
+         * @enum {string}
+         */
+        TypeEnum: "string" | "integer" | "number" | "boolean";
     };
     responses: never;
     parameters: never;
@@ -2910,6 +3090,387 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_dataset_jobs_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetJob"][];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_dataset_jobs_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetJob"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not visible to the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_datasets_describe_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    files: string[];
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Describe"];
+                };
+            };
+            /** @description a file unreadable; the CSV import's limits: QOELAB_IMPORT_MAX_COLUMNS, _LINE_BYTES and _CELL_BYTES per file */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the current state forbids the request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description larger than QOELAB_IMPORT_MAX_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_datasets_import_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the descriptor: JSON text, or a .json/.yaml file */
+                    descriptor: string;
+                    files: string[];
+                    /** @description the new study's title */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the same submission's job (queued, running, or its study exists) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetJobAnswer"];
+                };
+            };
+            /** @description the new import job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetJobAnswer"];
+                };
+            };
+            /** @description every problem of the descriptor and the files' headers (a missing column, two roles for one column, an unknown role, factor or unit, a file missing or extra); the CSV import's limits: QOELAB_IMPORT_MAX_COLUMNS, _LINE_BYTES and _CELL_BYTES per file; QOELAB_IMPORT_MAX_ROWS together */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the current state forbids the request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description larger than QOELAB_IMPORT_MAX_BYTES together */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
@@ -3805,6 +4366,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description {"code": "token_expired", "detail": message} */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal server error; the body carries the request id. */
             500: {
                 headers: {
@@ -3875,6 +4445,15 @@ export interface operations {
             };
             /** @description {"detail": message, "field": name or null} */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description {"code": "token_expired", "detail": message} */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3967,6 +4546,15 @@ export interface operations {
             };
             /** @description {"detail": message, "field": name or null} */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description {"code": "token_expired", "detail": message} */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4077,6 +4665,15 @@ export interface operations {
             };
             /** @description {"detail": message, "field": name or null} */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description {"code": "token_expired", "detail": message} */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4199,6 +4796,15 @@ export interface operations {
             };
             /** @description {"detail": message, "field": name or null} */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description {"code": "token_expired", "detail": message} */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9031,7 +9637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportJob"];
                 };
             };
-            /** @description {"detail": "...", "line": N, "column": "..."}: not UTF-8 CSV, empty, or more rows than QOELAB_IMPORT_MAX_ROWS */
+            /** @description {"detail": "...", "line": N, "column": "..."}: not UTF-8 CSV, empty, more rows than QOELAB_IMPORT_MAX_ROWS, more header columns than QOELAB_IMPORT_MAX_COLUMNS, a line longer than QOELAB_IMPORT_MAX_LINE_BYTES or a cell larger than QOELAB_IMPORT_MAX_CELL_BYTES */
             400: {
                 headers: {
                     [name: string]: unknown;

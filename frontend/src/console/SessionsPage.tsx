@@ -7,9 +7,13 @@ import type { Participant, Session, Station, StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { useAction } from './hooks';
 import { STATE_LABEL } from './sessionText';
+import { AnalysisOnlyNote } from './studyEditor/AnalysisOnlyDesign';
 import { ActionError, Field, HealthLight, StudyNav, useStudyId } from './ui';
 
-/** `/console/studies/:id/sessions` — run a session: pick participant, game and station. */
+/**
+ * `/console/studies/:id/sessions` — run a session: pick participant, game and station. An analysis-only study (imported
+ * from a dataset) is never run at a station: a note instead of the form.
+ */
 export function SessionsPage() {
   const studyId = useStudyId(useParams().studyId);
   const study = useApiQuery<StudyDetail>(studyId === null ? null : studyPath(studyId));
@@ -19,7 +23,12 @@ export function SessionsPage() {
     <>
       <StudyNav studyId={studyId} title={study.data?.title} />
       {study.isError && <ErrorMessage title="Could not load the study" error={study.error} onRetry={() => void study.refetch()} />}
-      {study.data && <NewSessionForm study={study.data} />}
+      {study.data &&
+        (study.data.analysis_only ? (
+          <AnalysisOnlyNote studyId={studyId}>it cannot be run at a station; its sessions are the data&apos;s.</AnalysisOnlyNote>
+        ) : (
+          <NewSessionForm study={study.data} />
+        ))}
       <section aria-labelledby="sessions-heading">
         <h3 id="sessions-heading">Sessions</h3>
         {sessions.isError && (

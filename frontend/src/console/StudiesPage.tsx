@@ -47,6 +47,13 @@ export function StudiesPage() {
         ))}
       <NewStudyForm />
       <ImportDesignForm />
+      <section aria-labelledby="import-dataset">
+        <h3 id="import-dataset">Import a dataset</h3>
+        <p className="card">
+          Ratings collected elsewhere (CSV files, with or without a descriptor) become an analysis-only study:{' '}
+          <Link to="/console/datasets/import">Import a dataset</Link>
+        </p>
+      </section>
     </>
   );
 }

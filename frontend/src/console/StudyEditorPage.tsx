@@ -5,6 +5,7 @@ import { apiKey, studiesPath, studyPath, useApiQuery } from '../api';
 import type { StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { CloneStudyForm } from './CloneStudyForm';
+import { AnalysisOnlyDesign } from './studyEditor/AnalysisOnlyDesign';
 import { GamesEditor } from './studyEditor/GamesEditor';
 import { QuestionnaireEditor } from './studyEditor/QuestionnaireEditor';
 import { RatingItemsEditor } from './studyEditor/RatingItemsEditor';
@@ -12,7 +13,10 @@ import { ScenariosEditor } from './studyEditor/ScenariosEditor';
 import { SettingsForm } from './studyEditor/SettingsForm';
 import { StudyNav, useStudyId } from './ui';
 
-/** `/console/studies/:id` — the study's design: settings, games, scenarios (with the design generator), rating items, questionnaire, clone. */
+/**
+ * `/console/studies/:id` — the study's design: settings, games, scenarios (with the design generator), rating items,
+ * questionnaire, clone. An analysis-only study (imported from a dataset) is shown read-only: its design is the data's.
+ */
 export function StudyEditorPage() {
   const studyId = useStudyId(useParams().studyId);
   const study = useApiQuery<StudyDetail>(studyId === null ? null : studyPath(studyId));
@@ -25,6 +29,14 @@ export function StudyEditorPage() {
   if (!data) {
     if (study.isError) return <ErrorMessage title="Could not load the study" error={study.error} onRetry={() => void study.refetch()} />;
     return <Loading>Loading the study…</Loading>;
+  }
+  if (data.analysis_only) {
+    return (
+      <>
+        <StudyNav studyId={studyId} title={data.title} />
+        <AnalysisOnlyDesign study={data} />
+      </>
+    );
   }
   return (
     <>

@@ -26,6 +26,7 @@ import { FactorMosFigure } from './charts/FactorMosFigure';
 import { FigureBoundary } from './charts/FigureBoundary';
 import { ParticipantsFigure } from './charts/ParticipantsFigure';
 import { ScreeningFigure } from './charts/ScreeningFigure';
+import { MarginalsView } from './marginals/MarginalsFigure';
 import { baselineScenario, isTable41 } from './factors';
 import type { TidyRating } from './transforms';
 
@@ -157,6 +158,9 @@ export function ExplorerFigures(props: ExplorerProps) {
             <FactorHeatmapFigure doc={primary} games={games} group={group} />
           </Safe>
         </div>
+        <Safe id="marginals" title="MOS by factor level (marginal)">
+          <MarginalsView doc={primary} games={games} />
+        </Safe>
       </Section>
       <Section id="sec-reliability" title="Raters">
         <div className="figure-grid">

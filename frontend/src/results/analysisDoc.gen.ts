@@ -19,6 +19,7 @@ export interface AnalysisDocument {
   meta: Meta;
   conditions: Condition[];
   mos_by_factor: MosByFactor;
+  marginals: Marginals;
   sos_hypothesis: SosHypothesis;
   reliability: Reliability;
   subject_model: SubjectModel;
@@ -324,6 +325,7 @@ export interface Meta {
     [k: string]: number;
   } | null;
   n_ratings_dry_run: number | null;
+  dataset?: DatasetSummary;
 }
 /**
  * A factor column's registry entry (netem_profile.factors).
@@ -341,6 +343,72 @@ export interface FactorInfo {
 export interface Acceptance {
   item: string;
   min?: number;
+}
+/**
+ * ``missing``: missing cells per declared column over all files; ``unanswered``: per
+ * questionnaire column, the raters without an answer (analysed as the level
+ * "(missing)"); ``field_columns``: the tidy columns each field became (a covariate: none,
+ * it is kept beside the ratings); ``rater_namespaces``: raters per namespace ("" = none).
+ */
+export interface DatasetSummary {
+  name: string | null;
+  title: string | null;
+  files: DatasetFile[];
+  ratings: DatasetRatings;
+  items: string[];
+  missing: {
+    [k: string]: number;
+  };
+  unanswered: {
+    [k: string]: number;
+  };
+  undeclared_columns: string[];
+  rater_namespaces: {
+    [k: string]: number;
+  };
+  n_raters: number;
+  n_sessions: number;
+  n_conditions: number;
+  sessions: "column" | "derived";
+  sessions_from_repeats: number;
+  scenarios: "column" | "generated";
+  pace: "column" | "game_paces" | "assumed";
+  field_columns: {
+    [k: string]: string[];
+  };
+  questionnaire: string[];
+  covariates: string[];
+  context: string[];
+  ignored: string[];
+}
+/**
+ * One data file: rows read (blank lines skipped), ratings kept and dropped, raters,
+ * the columns it has that the descriptor does not declare and the fields it lacks.
+ */
+export interface DatasetFile {
+  path: string;
+  namespace: string | null;
+  context: {
+    [k: string]: number | string;
+  };
+  rows: number;
+  blank_rows: number;
+  ratings_kept: number;
+  ratings_dropped: number;
+  n_raters: number;
+  undeclared_columns: string[];
+  missing_fields: string[];
+}
+/**
+ * Rating cells read (rows × rating fields), kept, and dropped per reason.
+ */
+export interface DatasetRatings {
+  read: number;
+  kept: number;
+  dropped: number;
+  dropped_by_reason: {
+    [k: string]: number;
+  };
 }
 /**
  * A condition of the ``conditions`` section. Its other keys are the factor columns
@@ -418,6 +486,69 @@ export interface GridCell {
   scenarios: string[];
   a: number | string;
   b: number | string;
+}
+/**
+ * MOS by factor level or bin, per item, factor and game. ``raters``: whose ratings
+ * ("reliable" under ``reliable_only``, as ``conditions``); ``notes``: ``{factor:
+ * reason}`` for a column given no view.
+ */
+export interface Marginals {
+  method: string;
+  binning: string;
+  max_levels: number;
+  n_bins: number;
+  raters: "all" | "reliable";
+  factors: MarginalFactor[];
+  series: MarginalSeries[];
+  notes: {
+    [k: string]: string;
+  };
+}
+/**
+ * A factor with a marginal view: where it comes from and how its points were made.
+ * ``n_levels`` counts its distinct values among the ratings (missing ones not counted).
+ */
+export interface MarginalFactor {
+  factor: string;
+  label: string;
+  source: "network" | "rater";
+  kind: "numeric" | "nominal";
+  unit: string;
+  binning: "levels" | "quantiles" | "top_levels";
+  n_levels: number;
+}
+/**
+ * The points of one factor for one item and game ("all": every game pooled);
+ * ``n_missing``: ratings of that item and game without a value of the factor (a
+ * questionnaire gap), which are in no point.
+ */
+export interface MarginalSeries {
+  item: string;
+  factor: string;
+  game: string;
+  n_missing: number;
+  points: MarginalPoint[];
+}
+/**
+ * The ratings whose factor value falls in one point, pooled: n ratings, n distinct
+ * raters, MOS, SOS (ddof = 1) and MOS ± t(0.975, n − 1)·SOS/√n clipped to the scale
+ * (``ci95_status``, as in ``conditions``). ``level`` is the tested value (None for a bin
+ * or the "other" point), ``low``/``high`` the numeric range (a bin (low, high], the first
+ * [low, high]; a tested number is its own range; None for text). MOS and SOS are None
+ * for n = 0, SOS and the CI for n < 2.
+ */
+export interface MarginalPoint {
+  label: string;
+  level: number | string | null;
+  low: number | null;
+  high: number | null;
+  n: number;
+  n_raters: number;
+  mos: number | null;
+  sos: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  ci95_status: "ok" | "clipped" | "n_too_small";
 }
 /**
  * The fit used (reliable raters when ``reliable_only``) and both groups' fits.
@@ -787,7 +918,12 @@ export interface DocWarning {
     | "merged_factors"
     | "model_weak"
     | "marginal_thresholds"
-    | "no_joint_bound";
+    | "no_joint_bound"
+    | "undeclared_columns"
+    | "missing_values"
+    | "derived_sessions"
+    | "generated_scenarios"
+    | "assumed_pace";
   message: string;
   where: string;
 }

@@ -84,6 +84,7 @@ type Tree = Since<Omit<Gen.Tree, 'root' | 'rules'>, 'seed' | TreeEvidenceKey> & 
 /** Sections written since the first stored documents. */
 type Later =
   | 'mos_by_factor'
+  | 'marginals'
   | 'subject_model'
   | 'notes'
   | 'items'

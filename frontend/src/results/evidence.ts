@@ -41,6 +41,12 @@ export const SEVERITY: Record<WarningCode, Severity> = {
   collinear_factors: 'caution',
   marginal_thresholds: 'caution',
   merged_factors: 'note',
+  // how a dataset read by a descriptor became the table (issue 32)
+  assumed_pace: 'caution',
+  undeclared_columns: 'note',
+  missing_values: 'note',
+  derived_sessions: 'note',
+  generated_scenarios: 'note',
 };
 
 export const SEVERITY_TEXT: Record<Severity, string> = {

@@ -32,6 +32,7 @@ const defaultSettings = {
   acceptance: { item: 'overall', min: 3 },
   training: { enabled: false, scenarios: [], seconds: 60 },
   min_response_ms: 1000,
+  analysis_only: false,
 } satisfies Partial<StudyDetail>;
 
 export const exampleStudy: StudyDetail = {

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from qoe_analysis.io.csv_cells import escape_text_cell
+from qoe_analysis.io.marginals_text import marginal_rows
 
 __all__ = ["escaped", "write_tables"]
 
@@ -33,7 +34,8 @@ def _write(frame: pd.DataFrame, path: Path) -> None:
 
 def write_tables(doc: Mapping[str, Any], out: Path) -> None:
     """conditions, intra-/inter-rater, P.913 screening, subject model, rater status,
-    weights, thresholds and per-item MOS as CSV files in ``out``; ``tree_rules.txt``."""
+    weights, thresholds, per-item MOS and MOS by factor level (``marginals``, one row per
+    point) as CSV files in ``out``; ``tree_rules.txt``."""
     rel = doc["reliability"]
     subject = doc["subject_model"]
     _write(pd.DataFrame(doc["conditions"]).drop(columns=["distribution"]), out / "conditions.csv")
@@ -55,6 +57,7 @@ def write_tables(doc: Mapping[str, Any], out: Path) -> None:
         ).drop(columns=["distribution"]),
         out / "items_mos.csv",
     )
+    _write(marginal_rows(doc["marginals"]), out / "mos_by_factor.csv")
     (out / "tree_rules.txt").write_text(
         "\n".join(r["text"] for r in doc["tree"]["rules"]) + "\n", encoding="utf-8"
     )

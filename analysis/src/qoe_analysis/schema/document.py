@@ -13,7 +13,9 @@ from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from qoe_analysis.schema.dataset_types import DatasetSummary
 from qoe_analysis.schema.joint_types import JointModel
+from qoe_analysis.schema.marginal_types import Marginals
 from qoe_analysis.schema.model_types import Thresholds, Tree, Weights
 from qoe_analysis.schema.stats_types import (
     ByRule,
@@ -49,6 +51,12 @@ WarningCode = Literal[
     "model_weak",
     "marginal_thresholds",
     "no_joint_bound",
+    # how a dataset read by a descriptor became the table (qoe_analysis.dataset)
+    "undeclared_columns",
+    "missing_values",
+    "derived_sessions",
+    "generated_scenarios",
+    "assumed_pace",
 ]
 
 
@@ -105,6 +113,8 @@ class Meta(TypedDict):
     min_response_ms: int
     agent_backends: dict[str, int] | None
     n_ratings_dry_run: int | None
+    #: how a dataset read by a descriptor became this table (absent for a tidy CSV)
+    dataset: NotRequired[DatasetSummary]
 
 
 class SosHypothesis(SosSection):
@@ -237,6 +247,8 @@ class AnalysisDocument(ItemSections):
     meta: Meta
     conditions: list[Condition]
     mos_by_factor: MosByFactor
+    #: MOS by factor level or bin, per item and game (:mod:`qoe_analysis.stats.marginals`)
+    marginals: Marginals
     sos_hypothesis: SosHypothesis
     reliability: Reliability
     subject_model: SubjectModel

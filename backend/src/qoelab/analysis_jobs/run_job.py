@@ -15,7 +15,12 @@ visibility timeout (settings: ``CELERY_VISIBILITY_TIMEOUT``). So a run must be i
   re-delivered while the first run was in fact still alive) changes nothing and stops at
   its next progress report;
 * a job whose worker was lost ``MAX_ATTEMPTS`` times is failed instead of being retried
-  for ever (an input that kills the worker, e.g. by exhausting its memory).
+  for ever (an input that kills the worker, e.g. by exhausting its memory): the next
+  delivery fails it before any work;
+* a run is bounded in time (:class:`qoelab.core.background_jobs.TimeLimit`): at
+  ``QOELAB_ANALYSIS_TIME_LIMIT_S`` it stops and fails the job with the limit's name; a run
+  that does not stop is killed at the hard limit and the task fails the job
+  (:class:`qoelab.analysis_jobs.tasks.AnalysisTask`).
 
 A job without input builds it first (:mod:`qoelab.analysis_jobs.job_input`).
 """
@@ -27,14 +32,36 @@ import time
 import warnings
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
 from qoelab.analysis_jobs.job_input import reuse_result, store_input
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
-from qoelab.core.background_jobs import MAX_ATTEMPTS, SUPERSEDED, JobSuperseded, claim
+from qoelab.core.background_jobs import (
+    MAX_ATTEMPTS,
+    SUPERSEDED,
+    JobSuperseded,
+    TimeLimit,
+    claim,
+    fresh_connection,
+    time_limit,
+)
+from qoelab.datasets.facts import stored_dataset
 
 PROGRESS_WRITE_INTERVAL_S = 0.5
 BUILDING = "building the ratings table"
+
+
+def analysis_time_limit() -> TimeLimit:
+    """The analysis task's limits (settings ``QOELAB_ANALYSIS_TIME_LIMIT_S``)."""
+    return time_limit("the analysis", "QOELAB_ANALYSIS_TIME_LIMIT_S")
+
+
+def fail_unfinished(job_id: int, error: str) -> None:
+    """Fail the job if it has not finished (a run stopped by its time limit)."""
+    AnalysisJob.objects.filter(pk=job_id, state__in=[JobState.QUEUED, JobState.RUNNING]).update(
+        state=JobState.FAILED, error=error, finished_at=timezone.now()
+    )
 
 
 def run_analysis_job(job_id: int, *, worker: str) -> str:
@@ -96,9 +123,15 @@ def run_analysis_job(job_id: int, *, worker: str) -> str:
                 seed=0,
                 progress=progress,
                 sidecar=sidecar,
+                # a study imported from a dataset: how its data was read (qoelab.datasets)
+                dataset=stored_dataset(job.study_id),
             )
     except JobSuperseded:
         return SUPERSEDED
+    except SoftTimeLimitExceeded:
+        fresh_connection()
+        fail_unfinished(job_id, analysis_time_limit().reason())
+        return JobState.FAILED
     except (RatingsValidationError, ValueError) as exc:
         mine.update(state=JobState.FAILED, error=str(exc), finished_at=timezone.now())
         return JobState.FAILED

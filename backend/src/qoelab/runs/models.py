@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from qoelab.core.counters import save_kwargs_without
 from qoelab.participants.models import Participant
-from qoelab.runs.state_machine import ACTIVE_STATES, State
+from qoelab.runs.state_machine import ACTIVE_STATES, FINAL_STATES, State
 from qoelab.stations.models import Station
 from qoelab.studies.models import Game, Scenario, Study
+
+#: ``Session.order_policy`` of a session imported from a dataset (qoelab.datasets).
+DATASET_ORDER = "dataset"
 
 
 def new_token() -> str:
@@ -74,14 +79,20 @@ class Session(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
+    #: When the session reached a final state (completed or aborted), set by :meth:`save`;
+    #: the participant token expires ``QOELAB_PARTICIPANT_TOKEN_DAYS`` later
+    #: (:meth:`token_expires_at`).
+    ended_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["id"]
         constraints = [
+            # A dataset's rater may have played a game in several sessions (imported by
+            # qoelab.datasets with this order policy); a lab participant plays it once.
             models.UniqueConstraint(
                 fields=["participant", "game"],
-                condition=~models.Q(state=State.ABORTED),
+                condition=~models.Q(state=State.ABORTED) & ~models.Q(order_policy=DATASET_ORDER),
                 name="one_live_session_per_participant_and_game",
             ),
             models.UniqueConstraint(
@@ -105,8 +116,34 @@ class Session(models.Model):
         ``save()`` of a session loaded before a concurrent bump would otherwise put the old
         value back, and the analysis cache could serve a document of older data.
         """
+        self._record_end(kwargs)
         save_kwargs_without(self, "data_version", kwargs)
         super().save(*args, **kwargs)
+
+    def _record_end(self, kwargs: dict[str, Any]) -> None:
+        """Stamp ``ended_at`` when a save writes a final state for the first time: every
+        end (complete, abort) goes through a save of the row, so the moment is recorded
+        without each caller having to."""
+        if self.state not in FINAL_STATES or self.ended_at is not None:
+            return
+        self.ended_at = timezone.now()
+        fields = kwargs.get("update_fields")
+        if fields is not None and "ended_at" not in fields:
+            kwargs["update_fields"] = [*fields, "ended_at"]
+
+    def token_expires_at(self) -> datetime | None:
+        """When the participant token stops opening this session: ``QOELAB_PARTICIPANT_TOKEN_DAYS``
+        (default 7) after the session ended; None while it has not ended (a running
+        session's token never expires). A row written without :meth:`save` (an import's
+        bulk insert) ended when it was completed; failing that, at its last change."""
+        if self.state not in FINAL_STATES:
+            return None
+        ended = self.ended_at or self.completed_at or self.updated_at
+        return ended + timedelta(days=settings.QOELAB_PARTICIPANT_TOKEN_DAYS)
+
+    def token_expired(self, now: datetime) -> bool:
+        expires = self.token_expires_at()
+        return expires is not None and now >= expires
 
     @property
     def scenario_count(self) -> int:

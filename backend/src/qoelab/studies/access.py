@@ -20,6 +20,7 @@ from django.db.models import Q, QuerySet
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
+from qoelab.studies.analysis_only import check_object_write
 from qoelab.studies.models import Study
 
 
@@ -48,7 +49,9 @@ class IsResearcher(BasePermission):
 
 
 class StudyDesignPermission(BasePermission):
-    """Reading a study's design is public; changing it needs access to the study."""
+    """Reading a study's design is public; changing it needs access to the study, and the
+    design of an analysis-only study is not changed at all (409,
+    :mod:`qoelab.studies.analysis_only`)."""
 
     message = "Only the study's owner or members may change it."
 
@@ -64,4 +67,8 @@ class StudyDesignPermission(BasePermission):
         if request.method in SAFE_METHODS and getattr(view, "action", None) == "retrieve":
             return True
         study = obj if isinstance(obj, Study) else obj.study
-        return can_access(request.user, study)
+        if not can_access(request.user, study):
+            return False
+        if request.method not in SAFE_METHODS:
+            check_object_write(obj, getattr(view, "action", None))
+        return True

@@ -5,6 +5,13 @@ games and the *current* scenarios (codes, labels, baseline, every impairment fie
 positions). Not copied: sessions, ratings,
 participants, members and retired scenario rows; the clone starts at version 1 with the
 caller as its owner. Stations belong to the lab, not to a study, so nothing binds them.
+
+A clone is always a runnable lab study, also of an analysis-only study (imported from a
+dataset, issue 32): the copy of the dataset's design (games, conditions as scenarios,
+rating items, questionnaire) to collect new ratings under, editable like any study. So it
+is capped by ``QOELAB_MAX_SCENARIOS`` like any runnable design, not by the import's
+``QOELAB_MAX_IMPORTED_CONDITIONS``; a dataset with more conditions is refused (400) with a
+message that says so (design a study of fewer scenarios instead).
 """
 
 from __future__ import annotations
@@ -13,14 +20,21 @@ from typing import Any
 
 from django.db import transaction
 
+from qoelab.core.errors import BadRequest
 from qoelab.studies.models import STUDY_SETTINGS, Game, Scenario, Study
-from qoelab.studies.versioning import SCENARIO_VALUE_FIELDS, check_scenario_count
+from qoelab.studies.versioning import SCENARIO_VALUE_FIELDS, check_scenario_count, max_scenarios
 
 
 @transaction.atomic
 def clone_study(source: Study, *, slug: str, title: str, owner: Any) -> Study:
     """Create the clone (the slug must be free: the caller checks it, the DB enforces it)."""
     scenarios = list(source.active_scenarios().order_by("position", "id"))
+    if source.analysis_only and len(scenarios) > max_scenarios():
+        raise BadRequest(
+            f"study '{source.title}' was imported from a dataset with {len(scenarios)} "
+            f"conditions; a clone is a runnable study of at most {max_scenarios()} scenarios "
+            "(QOELAB_MAX_SCENARIOS): create a study and design fewer scenarios instead"
+        )
     check_scenario_count(len(scenarios))
     study = Study.objects.create(
         slug=slug,

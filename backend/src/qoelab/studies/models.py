@@ -164,6 +164,14 @@ class Study(models.Model):
         help_text="A rehearsal may run on dry-run agents in production (nothing is applied "
         "to a kernel); its ratings are marked dry-run. Off: a dry-run station is refused.",
     )
+    #: A study imported from a dataset collected elsewhere (qoelab.datasets): analysed like
+    #: any study, never run at a station; its conditions are capped by
+    #: QOELAB_MAX_IMPORTED_CONDITIONS, not QOELAB_MAX_SCENARIOS (issue 32).
+    analysis_only = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="Imported from a dataset: analysed like any study, never run at a station.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -249,6 +257,7 @@ NOT_SETTINGS: tuple[str, ...] = (
     "members",
     "version",
     "data_version",
+    "analysis_only",
     "created_at",
     "updated_at",
 )

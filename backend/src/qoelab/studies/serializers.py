@@ -30,6 +30,7 @@ from qoelab.studies.models import (
     Study,
     scenario_code_validator,
 )
+from qoelab.studies.private_fields import PRIVATE_DETAIL_FIELDS, shows_private_fields
 from qoelab.studies.rating_item_fields import AcceptanceField, RatingItemsField, TrainingField
 from qoelab.studies.rating_items import (
     default_rating_items,
@@ -227,7 +228,9 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
     games = GameSerializer(many=True, read_only=True)
     scenarios = ScenarioSerializer(many=True, read_only=True, source="current_scenarios")
     owner: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username",
+        read_only=True,
+        help_text="The owner's user name; only for the owner, members and staff.",
     )
     scale_labels = serializers.ListField(
         child=serializers.CharField(max_length=40),
@@ -255,7 +258,13 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
     order_policy = serializers.ChoiceField(choices=OrderPolicy.choices, required=False)
     ratings_by_backend = serializers.SerializerMethodField(
         help_text='Ratings per agent backend of their provenance ({"netlink": n, "dry-run": '
-        'n, "import": n, "": not recorded}); a dry-run agent applied nothing to a kernel.'
+        'n, "import": n, "": not recorded}); a dry-run agent applied nothing to a kernel. '
+        "Only for the owner, members and staff."
+    )
+    analysis_only = serializers.BooleanField(
+        read_only=True,
+        help_text="Imported from a dataset (POST /api/v1/datasets/import/): analysed like any "
+        "study, never run at a station (creating or starting a session is refused, 409).",
     )
     session_minutes = serializers.FloatField(
         read_only=True,
@@ -277,8 +286,9 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
             *STUDY_SETTINGS,
             "ratings_by_backend",
             "session_minutes",
+            "analysis_only",
         ]
-        read_only_fields = ["version", "session_minutes"]
+        read_only_fields = ["version", "session_minutes", "analysis_only"]
         extra_kwargs = {"title": {"validators": [validate_label]}}
 
     def update(self, instance: Study, validated_data: dict[str, Any]) -> Study:
@@ -295,7 +305,20 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
         {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
     )
     def get_ratings_by_backend(self, study: Study) -> dict[str, int]:
-        return ratings_by_backend(study)
+        # Not counted for a caller who will not see it (to_representation drops it).
+        return ratings_by_backend(study) if self._shows_private else {}
+
+    _shows_private = True
+
+    def to_representation(self, instance: Study) -> dict[str, Any]:
+        """The study; ``owner`` and ``ratings_by_backend`` only for those who may see them
+        (:func:`shows_private_fields`)."""
+        self._shows_private = shows_private_fields(self.context.get("request"), instance)
+        data: dict[str, Any] = super().to_representation(instance)
+        if not self._shows_private:
+            for name in PRIVATE_DETAIL_FIELDS:
+                data.pop(name, None)
+        return data
 
     def validate_questionnaire(self, questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         keys = [q["key"] for q in questions]

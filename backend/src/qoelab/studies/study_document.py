@@ -24,6 +24,7 @@ from django.db import transaction
 from rest_framework import serializers
 
 from qoelab.core.labels import validate_label
+from qoelab.studies.analysis_only import design_refusal
 from qoelab.studies.data_version import ANALYSIS_SETTINGS, bump_data_version
 from qoelab.studies.direction_serializers import DirectionSerializer
 from qoelab.studies.directions import checked_direction, compact_direction
@@ -231,7 +232,7 @@ def load_study_document(
     participant's screens, ``en`` or ``de``) is optional: a new study without it gets
     English, an existing study keeps its language unless the document names one;
     ``rehearsal`` likewise (default False: a dry-run agent is refused in production).
-    ``create_only`` refuses a slug that exists (an import never changes another study).
+    ``create_only`` refuses a slug that exists; an analysis-only study is never changed.
     """
     data = validate_study_document(document)
     study, created = Study.objects.select_for_update().get_or_create(
@@ -247,6 +248,8 @@ def load_study_document(
         raise StudyDocumentError(
             f"slug: a study {data['slug']!r} exists already; choose another slug"
         )
+    if study.analysis_only:
+        raise StudyDocumentError(f"slug: study '{study.slug}': {design_refusal('its design')}")
     changed = created
     if owner is not None and study.owner_id != owner.pk:
         study.owner = owner

@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 from qoelab.core.api import filter_by_id
 from qoelab.core.errors import BadRequest, Conflict
 from qoelab.studies.access import StudyDesignPermission, accessible_studies
+from qoelab.studies.analysis_only import check_design_change, check_settings_change
 from qoelab.studies.cloning import clone_study
 from qoelab.studies.design_generator import (
     DesignError,
@@ -97,6 +98,17 @@ class StudyViewSet(viewsets.ModelViewSet[Study]):
 
     def perform_create(self, serializer: serializers.BaseSerializer[Study]) -> None:
         serializer.save(owner=self.request.user)
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # A settings change of an analysis-only study is refused before validation (409: its
+        # design is the data's, studies.analysis_only); no docstring: the API's description
+        # of PUT and PATCH stays the class's.
+        study = self.get_object()
+        fields = StudyDetailSerializer().fields
+        check_settings_change(
+            study, request.data, lambda name: fields[name].to_representation(getattr(study, name))
+        )
+        return super().update(request, *args, **kwargs)
 
     def perform_destroy(self, instance: Study) -> None:
         if study_is_locked(instance):
@@ -232,10 +244,12 @@ class RatingPresetsView(APIView):
         return Response(presets())
 
 
-def check_study_access(request: Request, study: Study) -> None:
-    """Writes to a study's games and scenarios need access to the study."""
+def check_study_access(request: Request, study: Study, what: str) -> None:
+    """Adding to a study's games and scenarios (``what``) needs access to the study, and a
+    study whose design is not the data's (:mod:`qoelab.studies.analysis_only`)."""
     if not accessible_studies(request.user).filter(pk=study.pk).exists():
         raise PermissionDenied("Only the study's owner or members may change it.")
+    check_design_change(study, what)
 
 
 @extend_schema_view(list=extend_schema(parameters=[study_filter]))
@@ -250,7 +264,7 @@ class GameViewSet(viewsets.ModelViewSet[Game]):
         return filter_by_id(games, "study_id", self.request.query_params.get("study"))
 
     def perform_create(self, serializer: serializers.BaseSerializer[Game]) -> None:
-        check_study_access(self.request, serializer.validated_data["study"])
+        check_study_access(self.request, serializer.validated_data["study"], "its games")
         serializer.save()
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -299,7 +313,7 @@ class ScenarioViewSet(viewsets.ModelViewSet[Scenario]):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         study = data.pop("study")
-        check_study_access(self.request, study)
+        check_study_access(self.request, study, "its scenarios")
         scenario = create_scenario(study, _model_values(data))
         return Response(self.get_serializer(scenario).data, status=status.HTTP_201_CREATED)
 

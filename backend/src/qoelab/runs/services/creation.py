@@ -17,6 +17,14 @@ from qoelab.stations.models import Station
 from qoelab.studies.models import Game, OrderPolicy, Study
 
 
+def analysis_only_refusal(study: Study) -> str:
+    """Why a session of an analysis-only study (imported from a dataset) is refused."""
+    return (
+        f"study '{study.title}' is analysis-only (imported from a dataset): it cannot be run "
+        "at a station; create a lab study to collect new ratings"
+    )
+
+
 def checked_backend(station: Station) -> str | None:
     """The agent backend the station's last check reported (None if never checked)."""
     capabilities = station.agent_capabilities
@@ -38,6 +46,8 @@ def create_session(
     One session per participant and game (aborted ones aside); the Latin-square row is the
     number of earlier sessions with the game, counted under the study's row lock.
     """
+    if study.analysis_only:
+        raise WrongState(analysis_only_refusal(study), field="study")
     if participant.study_id != study.pk:
         raise InvalidInput(
             f"participant {participant.code!r} belongs to another study", field="participant"

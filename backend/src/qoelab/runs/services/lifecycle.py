@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from qoelab.runs.models import Session
+from qoelab.runs.services.creation import analysis_only_refusal
 from qoelab.runs.services.errors import InvalidInput, WrongState
 from qoelab.runs.services.heartbeat import catch_up, tick
 from qoelab.runs.services.impairment import apply_current_scenario, end_session, enter_free_play
@@ -23,6 +24,8 @@ def start(session_id: int) -> Session:
     with locked(session_id) as session:
         if session.state != State.CREATED:
             raise WrongState(f"the session was already started (state {session.state})")
+        if session.study.analysis_only:
+            raise WrongState(analysis_only_refusal(session.study), field="study")
         if session.station is None:
             raise InvalidInput("assign a station before starting the session", field="station")
         # Changes to the station lock its row too (qoelab.stations.views): one waits for the other.
