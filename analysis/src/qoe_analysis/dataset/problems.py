@@ -15,7 +15,7 @@ Standard library only: the CLI imports this module at start-up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ __all__ = [
     "Problem",
     "Problems",
     "quoted",
+    "shown_problems",
 ]
 
 #: how many problems the text of a :class:`DatasetError` lists
@@ -81,6 +82,24 @@ class Problem:
         }
 
 
+def shown_problems(problems: Sequence[Problem]) -> list[Problem]:
+    """The problems to list, in reading order (file by file as first met, each by line; a
+    file's own problems, line None, first), at most :data:`MOST_SHOWN` and at most
+    :data:`MOST_PER_COLUMN` per file and column: the CLI's text and the web import's list."""
+    files = {name: i for i, name in enumerate(dict.fromkeys(p.file for p in problems))}
+    ordered = sorted(problems, key=lambda p: (files[p.file], p.line or 0))
+    shown: list[Problem] = []
+    per_column: dict[tuple[str | None, str | None], int] = {}
+    for problem in ordered:
+        if len(shown) == MOST_SHOWN:
+            break
+        key = (problem.file, problem.column)
+        per_column[key] = per_column.get(key, 0) + 1
+        if per_column[key] <= MOST_PER_COLUMN:
+            shown.append(problem)
+    return shown
+
+
 class Problems:
     """A growing list of problems (the first :data:`_MOST_KEPT` kept, every one counted)."""
 
@@ -127,20 +146,9 @@ class DatasetError(ValueError):
         super().__init__(self.text())
 
     def lines(self) -> list[str]:
-        """The problems as lines, capped: at most :data:`MOST_SHOWN`, at most
-        :data:`MOST_PER_COLUMN` per file and column, then "… and N more problems"."""
-        shown: list[str] = []
-        per_column: dict[tuple[str | None, str | None], int] = {}
-        files = list(dict.fromkeys(p.file for p in self.problems))
-        # file by file as first met, each by line (a file's own problems, line None, first)
-        ordered = sorted(self.problems, key=lambda p: (files.index(p.file), p.line or 0))
-        for problem in ordered:
-            if len(shown) == MOST_SHOWN:
-                break
-            key = (problem.file, problem.column)
-            per_column[key] = per_column.get(key, 0) + 1
-            if per_column[key] <= MOST_PER_COLUMN:
-                shown.append(problem.text())
+        """The problems as lines, capped (:func:`shown_problems`), then "… and N more
+        problems"."""
+        shown = [problem.text() for problem in shown_problems(self.problems)]
         hidden = self.total - len(shown)
         if hidden:
             shown.append(f"… and {hidden} more problem{'s' if hidden != 1 else ''}")

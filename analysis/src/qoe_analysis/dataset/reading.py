@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pandas as pd
 
@@ -46,18 +46,23 @@ def read_descriptor(path: Path) -> Any:
         raise _refused(path, f"the descriptor is not JSON ({exc.msg}, line {exc.lineno})") from None
 
 
-def read_csv_cells(path: Path, delimiter: str = ",") -> pd.DataFrame:
-    """The CSV file as text cells: no type inference, no missing-value guess, blank lines
-    kept as empty rows (their line numbers stay right; the loader skips them)."""
+def read_csv_cells(
+    source: Path | IO[bytes], delimiter: str = ",", nrows: int | None = None
+) -> pd.DataFrame:
+    """The CSV file (a path or a binary stream) as text cells: no type inference, no
+    missing-value guess, blank lines kept as empty rows (their line numbers stay right; the
+    loader skips them); ``nrows`` reads only that many rows (0: the header alone). A file
+    that cannot be read raises ValueError saying why."""
     try:
         return pd.read_csv(
-            path,
+            source,
             dtype=str,
             keep_default_na=False,
             na_filter=False,
             skip_blank_lines=False,
             sep=delimiter,
             encoding="utf-8-sig",
+            nrows=nrows,
         )
     except pd.errors.EmptyDataError:
         raise ValueError("the file is empty") from None

@@ -38,12 +38,12 @@ from django.utils import timezone
 from qoelab.analysis_jobs.job_input import reuse_result, store_input
 from qoelab.analysis_jobs.models import AnalysisJob, JobState
 from qoelab.core.background_jobs import (
-    MAX_ATTEMPTS,
     SUPERSEDED,
     JobSuperseded,
     TimeLimit,
     claim,
     fresh_connection,
+    lost_too_often,
     time_limit,
 )
 from qoelab.datasets.facts import stored_dataset
@@ -78,14 +78,10 @@ def run_analysis_job(job_id: int, *, worker: str) -> str:
         return "missing"
     if job.state in {JobState.SUCCEEDED, JobState.FAILED}:
         return str(job.state)  # a message delivered again after the job finished
-    if job.attempts >= MAX_ATTEMPTS:
+    lost = lost_too_often(job, "analysis")
+    if lost:
         AnalysisJob.objects.filter(pk=job_id, attempts=job.attempts).update(
-            state=JobState.FAILED,
-            error=(
-                f"the analysis was started {job.attempts} times and its worker was lost each "
-                "time (killed, or out of memory?); it is not retried again"
-            ),
-            finished_at=timezone.now(),
+            state=JobState.FAILED, error=lost, finished_at=timezone.now()
         )
         return JobState.FAILED
     mine = claim(job, "loading" if job.input_sha256 else BUILDING, worker=worker)

@@ -83,6 +83,18 @@ def worker_name(task: Task) -> str:
     return name[:200]
 
 
+def lost_too_often(job: BackgroundJob, what: str) -> str | None:
+    """Why ``job`` (an ``what``: "import", "analysis") is failed instead of run again: it was
+    started :data:`MAX_ATTEMPTS` times and its worker was lost each time (a poison job must
+    not block the queue for ever); None while it may still run."""
+    if job.attempts < MAX_ATTEMPTS:
+        return None
+    return (
+        f"the {what} was started {job.attempts} times and its worker was lost each time "
+        "(killed, or out of memory?); it is not retried again"
+    )
+
+
 def claim(job: Job, stage: str, *, worker: str, **extra: Any) -> QuerySet[Job] | None:
     """Claim ``job`` for a new attempt run by ``worker`` (:func:`worker_name`): mark it
     running at ``stage`` (plus the ``extra`` field values) if no other run has claimed it

@@ -1,10 +1,9 @@
 """A dataset's problems as the API shows them: every one found, listed at once and capped.
 
 The loader (:mod:`qoe_analysis.dataset.problems`) finds every problem of a dataset and its
-descriptor: ``(file, line, column, value, rule)``. The API lists them in the order and
-with the caps of the loader's text (file by file as first met, each by line; at most
-``MOST_SHOWN``, at most ``MOST_PER_COLUMN`` per file and column) and says how many more
-there are (``more``), so the web import and the CLI show the same list.
+descriptor: ``(file, line, column, value, rule)``. The API lists those the loader's text lists
+(:func:`qoe_analysis.dataset.problems.shown_problems`: the same order and caps) and says how
+many more there are (``more``), so the web import and the CLI show the same list.
 
 Standard library only (the loader's problems module is too): imported by the web process.
 """
@@ -14,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from qoe_analysis.dataset.problems import MOST_PER_COLUMN, MOST_SHOWN, Problem
+from qoe_analysis.dataset.problems import Problem, shown_problems
 
 from qoelab.core.errors import BadRequest
 
@@ -39,18 +38,7 @@ def capped(
     """``(listed, more)``: the problems to list, as JSON, and how many of ``total`` (all the
     problems found, default ``len(problems)``) are left out."""
     total = len(problems) if total is None else max(total, len(problems))
-    files = list(dict.fromkeys(p.file for p in problems))
-    order = {name: i for i, name in enumerate(files)}
-    ordered = sorted(problems, key=lambda p: (order[p.file], p.line or 0))
-    listed: list[dict[str, Any]] = []
-    per_column: dict[tuple[str | None, str | None], int] = {}
-    for item in ordered:
-        if len(listed) == MOST_SHOWN:
-            break
-        key = (item.file, item.column)
-        per_column[key] = per_column.get(key, 0) + 1
-        if per_column[key] <= MOST_PER_COLUMN:
-            listed.append(item.to_dict())
+    listed = [item.to_dict() for item in shown_problems(problems)]
     return listed, total - len(listed)
 
 

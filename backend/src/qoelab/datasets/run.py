@@ -26,12 +26,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from qoelab.core.background_jobs import (
-    MAX_ATTEMPTS,
     SUPERSEDED,
     JobState,
     JobSuperseded,
     claim,
     fresh_connection,
+    lost_too_often,
 )
 from qoelab.datasets.models import DatasetJob
 from qoelab.datasets.problems import capped, headline
@@ -103,14 +103,6 @@ def _load(job: DatasetJob) -> LoadedDataset:
     return dataset
 
 
-def _fail_started_too_often(job: DatasetJob) -> None:
-    finish_failed(
-        job.pk,
-        f"the import was started {job.attempts} times and its worker was lost each time "
-        "(killed, or out of memory?); it is not retried again",
-    )
-
-
 def run_dataset_job(job_id: int, *, worker: str) -> str:
     """Import the job's dataset as ``worker``; returns the job's final state, ``missing`` or
     ``superseded``."""
@@ -123,8 +115,9 @@ def run_dataset_job(job_id: int, *, worker: str) -> str:
         return "missing"
     if job.state in {JobState.SUCCEEDED, JobState.FAILED}:
         return str(job.state)  # a message delivered again after the job finished
-    if job.attempts >= MAX_ATTEMPTS:
-        _fail_started_too_often(job)
+    lost = lost_too_often(job, "import")
+    if lost:
+        finish_failed(job_id, lost)
         return JobState.FAILED
     mine = claim(job, "reading the files", worker=worker, rows_done=0)
     if mine is None:

@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
 
@@ -131,28 +131,12 @@ def store_files(uploads: Sequence[Upload], folder: Path) -> list[StoredFile]:
     return stored
 
 
-def _read_cells(source: Any, delimiter: str, nrows: int | None = None) -> pd.DataFrame:
-    """A CSV as text cells, exactly as the loader reads a file
-    (:func:`qoe_analysis.dataset.reading.read_csv_cells`), optionally its header only."""
-    import pandas as pd  # with the analysis: loaded by the first dataset request
+def _read_cells(source: Path | IO[bytes], delimiter: str, nrows: int | None = None) -> pd.DataFrame:
+    """A CSV as text cells, exactly as the loader reads a file, optionally its header only."""
+    from qoe_analysis.dataset.reading import read_csv_cells  # pandas: first dataset request
 
-    try:
-        return pd.read_csv(
-            source,
-            dtype=str,
-            keep_default_na=False,
-            na_filter=False,
-            skip_blank_lines=False,
-            sep=delimiter,
-            encoding="utf-8-sig",
-            nrows=nrows,
-        )
-    except pd.errors.EmptyDataError:
-        raise ValueError("the file is empty") from None
-    except pd.errors.ParserError as exc:
-        raise ValueError(f"malformed CSV ({str(exc).strip().splitlines()[-1]})") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"the file is not UTF-8 text ({exc.reason})") from None
+    table: pd.DataFrame = read_csv_cells(source, delimiter, nrows)
+    return table
 
 
 def header_table(path: Path, delimiter: str) -> pd.DataFrame:

@@ -23,13 +23,13 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
 from qoelab.core.background_jobs import (
-    MAX_ATTEMPTS,
     SUPERSEDED,
     JobState,
     JobSuperseded,
     TimeLimit,
     claim,
     fresh_connection,
+    lost_too_often,
     time_limit,
 )
 from qoelab.exports.import_cells import ImportRejected
@@ -74,12 +74,9 @@ def run_import_job(job_id: int, *, worker: str) -> str:
         return "missing"
     if job.state in {JobState.SUCCEEDED, JobState.FAILED}:
         return str(job.state)  # a message delivered again after the job finished
-    if job.attempts >= MAX_ATTEMPTS:
-        finish_failed(
-            job_id,
-            f"the import was started {job.attempts} times and its worker was lost each time "
-            "(killed, or out of memory?); it is not retried again",
-        )
+    lost = lost_too_often(job, "import")
+    if lost:
+        finish_failed(job_id, lost)
         return JobState.FAILED
     mine = claim(job, "checking rows", worker=worker, rows_done=0)
     if mine is None:
