@@ -240,7 +240,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from qoe_analysis.evidence.notes import NoReliableRatersError
 
         what = "--reliable-only" if isinstance(exc, NoReliableRatersError) else "invalid ratings"
-        print(f"qoe-analysis: {what}: {exc}", file=sys.stderr)
+        first, *listed = str(exc).splitlines()  # several problems: "N problems:", one a line
+        print(f"qoe-analysis: {what}: {first}", file=sys.stderr)
+        for line in listed:
+            print(f"  {line}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except DatasetError as exc:
         print(f"qoe-analysis: invalid dataset: {exc.headline()}:", file=sys.stderr)

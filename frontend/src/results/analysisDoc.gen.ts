@@ -919,6 +919,7 @@ export interface DocWarning {
     | "model_weak"
     | "marginal_thresholds"
     | "no_joint_bound"
+    | "rater_proxy"
     | "undeclared_columns"
     | "missing_values"
     | "derived_sessions"

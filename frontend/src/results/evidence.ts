@@ -40,6 +40,7 @@ export const SEVERITY: Record<WarningCode, Severity> = {
   extrapolated: 'caution',
   collinear_factors: 'caution',
   marginal_thresholds: 'caution',
+  rater_proxy: 'caution',
   merged_factors: 'note',
   // how a dataset read by a descriptor became the table (issue 32)
   assumed_pace: 'caution',

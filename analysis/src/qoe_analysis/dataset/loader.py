@@ -239,9 +239,14 @@ def load_dataset(
     items = spec.sidecar()
     try:
         ratings = validate_ratings(_tidy(spec, long), sidecar=parse_sidecar(items))
-    except RatingsValidationError as exc:  # a rule the checks above missed: still one list
-        problems.add(f"the merged table breaks a rule of the tidy format: {exc}")
-        raise DatasetError(problems.items) from None
+    except RatingsValidationError as exc:  # rules the checks above missed: still one list
+        # Lines of the merged table mean nothing in the files: the rule and column only.
+        for found in exc.problems:
+            problems.add(
+                f"the merged table breaks a rule of the tidy format: {found.rule}",
+                column=found.column,
+            )
+        raise DatasetError(problems.items, total=problems.count) from None
     covariates = pd.DataFrame(
         {f.name: long[covariate_column(f.name)].to_numpy() for f in spec.role("covariate")}
     )

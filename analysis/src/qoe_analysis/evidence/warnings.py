@@ -15,7 +15,9 @@ need). The rules, in the order the list has them (docs/methods.md, "Warnings"):
 * ``collinear_factors`` / ``merged_factors`` — factors that never vary apart / were merged;
 * ``model_weak`` — the tree's cross-validated accuracy is not above the majority class;
 * ``marginal_thresholds`` — thresholds located with the other factors at baseline;
-* ``no_joint_bound`` — paces (or the whole joint model) without a joint bound.
+* ``no_joint_bound`` — paces (or the whole joint model) without a joint bound;
+* ``rater_proxy`` — a per-rater/per-session factor with nearly a level per rater: its weight
+  measures rater bias (:mod:`qoe_analysis.evidence.rater_proxy`).
 
 Pure functions; sections another step has not added read as absent (no warning).
 """
@@ -27,6 +29,7 @@ from typing import Any
 
 import pandas as pd
 
+from qoe_analysis.evidence.rater_proxy import rater_proxy
 from qoe_analysis.evidence.warning_evidence import (
     dominant_raters,
     dry_run,
@@ -66,7 +69,7 @@ def document_warnings(
 ) -> list[DocWarning]:
     """Every warning of the document ``doc``; ``table`` is the analysed ratings table (the
     rows behind ``conditions``), needed for raters per game and ratings per rater (without
-    it those two rules are skipped)."""
+    it those two rules and ``rater_proxy`` are skipped)."""
     games = raters_per_game(table) if table is not None and len(table) else None
     counts = ratings_per_rater(table) if table is not None and len(table) else []
     return [
@@ -82,4 +85,5 @@ def document_warnings(
         *model_weak(doc),
         *marginal_thresholds(doc),
         *no_joint_bound(doc),
+        *rater_proxy(doc, table),
     ]

@@ -51,6 +51,7 @@ WarningCode = Literal[
     "model_weak",
     "marginal_thresholds",
     "no_joint_bound",
+    "rater_proxy",
     # how a dataset read by a descriptor became the table (qoe_analysis.dataset)
     "undeclared_columns",
     "missing_values",

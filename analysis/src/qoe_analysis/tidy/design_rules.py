@@ -6,8 +6,10 @@
   of each factor column), a rater's session one game, a game one pace class.
 
 Each rule costs one pass over integer row keys (the categorical codes, combined by a
-mixed radix); the rows that break a rule are located only when one does, and the error
-names the first such row (CSV line) and, for a repeated slot, the row it repeats.
+mixed radix); the rows that break a rule are located only when one does. Every such row
+is recorded in ``found`` (:class:`~qoe_analysis.tidy.errors.Found`) when given, naming
+its CSV line and, for a repeated slot, the row it repeats; without ``found`` the first
+one raises.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pandas as pd
 
 from qoe_analysis.tabular import column_codes, first_positions, row_keys
 from qoe_analysis.tidy.columns import ITEM, RATER, SCENARIO, SESSION, TRAINING
-from qoe_analysis.tidy.errors import RatingsValidationError, line_of
+from qoe_analysis.tidy.errors import Found, fail_at, line_of
 
 __all__ = ["check_functional", "check_unique_slots", "first_rows"]
 
@@ -57,25 +59,28 @@ def _has_repeats(key: Codes) -> bool:
     return bool((ordered[1:] == ordered[:-1]).any())
 
 
-def check_unique_slots(table: pd.DataFrame, first_line: int | None) -> None:
-    """No (rater_id, session_id, scenario[, item, training]) slot is rated twice; the
-    error points at the repeated row and names the line of the first one."""
+def check_unique_slots(
+    table: pd.DataFrame, first_line: int | None, found: Found | None = None
+) -> None:
+    """No (rater_id, session_id, scenario[, item, training]) slot is rated twice; each
+    problem points at a repeated row and names the line of the slot's first one."""
     slot = [RATER, SESSION, SCENARIO, *(c for c in (ITEM, TRAINING) if c in table.columns)]
     key = row_keys(table, slot)
     if not _has_repeats(key):
         return
-    dup = pd.Series(key).duplicated(keep="first").to_numpy()
-    pos = int(np.flatnonzero(dup)[0])
-    first = int(np.flatnonzero(key == key[pos])[0])
-    row = table.iloc[pos]
-    where = f"line {line_of(first_line, first)}" if first_line is not None else f"row {first}"
-    item = f", item {row[ITEM]!r}" if ITEM in table.columns else ""
-    raise RatingsValidationError(
-        f"duplicated rating of rater {row[RATER]!r}, session {row[SESSION]!r}, "
-        f"scenario {row[SCENARIO]!r}{item} (first given at {where})",
-        column=SCENARIO,
-        line=line_of(first_line, pos),
-    )
+    first_pos = first_rows(key)
+
+    def describe(pos: int) -> str:
+        first = int(first_pos[pos])
+        row = table.iloc[pos]
+        where = f"line {line_of(first_line, first)}" if first_line is not None else f"row {first}"
+        item = f", item {row[ITEM]!r}" if ITEM in table.columns else ""
+        return (
+            f"duplicated rating of rater {row[RATER]!r}, session {row[SESSION]!r}, "
+            f"scenario {row[SCENARIO]!r}{item} (first given at {where})"
+        )
+
+    fail_at(first_pos != np.arange(key.size), SCENARIO, first_line, describe, found)
 
 
 Mask = np.ndarray[Any, np.dtype[np.bool_]]
@@ -98,21 +103,25 @@ def _differs(series: pd.Series, first_pos: Codes) -> Mask:
 
 
 def check_functional(
-    table: pd.DataFrame, key: Sequence[str], dependents: Sequence[str], first_line: int | None
+    table: pd.DataFrame,
+    key: Sequence[str],
+    dependents: Sequence[str],
+    first_line: int | None,
+    found: Found | None = None,
 ) -> None:
     """Every value of the ``key`` columns comes with one value of each dependent column;
-    the error points at the first row that differs from its group's first row."""
+    each problem points at a row that differs from its group's first row."""
     first_pos = first_rows(row_keys(table, key))
+    name = "/".join(key)
     for column in dependents:
-        mismatch = _differs(table[column], first_pos)
-        if mismatch.any():
-            pos = int(np.flatnonzero(mismatch)[0])
-            name = "/".join(key)
+        values = table[column]
+
+        def describe(pos: int, values: pd.Series = values, column: str = column) -> str:
             key_value = "/".join(str(table[k].iloc[pos]) for k in key)
-            here, there = table[column].iloc[pos], table[column].iloc[int(first_pos[pos])]
-            raise RatingsValidationError(
+            here, there = values.iloc[pos], values.iloc[int(first_pos[pos])]
+            return (
                 f"{name} {key_value!r} has {column}={here!r} here but {there!r} on its "
-                f"first row; each {name} must have one {column}",
-                column=column,
-                line=line_of(first_line, pos),
+                f"first row; each {name} must have one {column}"
             )
+
+        fail_at(_differs(values, first_pos), column, first_line, describe, found)

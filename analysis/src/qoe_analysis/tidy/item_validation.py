@@ -3,7 +3,10 @@
 
 The items come from the sidecar (:class:`qoe_analysis.scales.Sidecar`). A table without an
 ``item`` column holds one item: "overall" (ACR-5) by default, or the sidecar's only item.
-Errors name the column, the CSV line and the item.
+Errors name the column, the CSV line and the item. Each check records every faulty row
+in ``found`` (:class:`~qoe_analysis.tidy.errors.Found`) when given, else raises at the
+first; a cell another check already reported (a missing item, a rating that is no
+number) is not reported again.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import pandas as pd
 
 from qoe_analysis.scales import OVERALL, Sidecar, is_discrete
 from qoe_analysis.tidy.columns import ITEM, RATING, TRAINING
-from qoe_analysis.tidy.errors import RatingsValidationError, fail_at
+from qoe_analysis.tidy.errors import Found, RatingsValidationError, fail_at
 
 __all__ = [
     "check_item_keys",
@@ -43,10 +46,14 @@ def implied_item(sidecar: Sidecar, first_line: int | None) -> str:
     )
 
 
-def check_item_keys(values: pd.Categorical, sidecar: Sidecar, first_line: int | None) -> Array:
-    """Every ``item`` value is a declared item key; returns the key of each row."""
-    names = np.asarray(values.categories, dtype=object)
-    declared = np.isin(names, sidecar.keys)
+def check_item_keys(
+    values: pd.Categorical, sidecar: Sidecar, first_line: int | None, found: Found | None = None
+) -> Array:
+    """Every ``item`` value is a declared item key; returns the key of each row (``None``
+    for a missing one, which the text check reported)."""
+    # one more name and one more flag for code −1 (a missing value): not "unknown"
+    names = np.append(np.asarray(values.categories, dtype=object), [None])
+    declared = np.append(np.isin(names[:-1], sidecar.keys), True)
     codes = np.asarray(values.codes)
     how = (
         "declare it in the items sidecar (--items)"
@@ -58,19 +65,27 @@ def check_item_keys(values: pd.Categorical, sidecar: Sidecar, first_line: int | 
         ITEM,
         first_line,
         lambda pos: f"unknown item {values[pos]!r}; {how}",
+        found,
     )
     return names[codes]
 
 
 def check_ratings_on_scales(
-    rating: Array, keys: Array, sidecar: Sidecar, explicit: bool, first_line: int | None
+    rating: Array,
+    keys: Array,
+    sidecar: Sidecar,
+    where: tuple[bool, int | None],
+    found: Found | None = None,
 ) -> bool:
     """Every rating lies on its item's scale (min ≤ v ≤ max, integer unless continuous).
 
     Returns whether every rated item is discrete (the rating column can be integer).
-    ``explicit`` says whether the table names the items (the message then names one);
-    without, ``keys`` holds one implied item for every row.
+    ``where``: (whether the table names the items, the message then names one; the line
+    of the first data row). Without an item column ``keys`` holds one implied item for
+    every row. A NaN rating (missing, or no number) was reported by the rating's own
+    check, and a row of an undeclared item by the item check: neither is reported here.
     """
+    explicit, first_line = where
     bad = np.zeros(rating.shape, dtype=bool)
     all_discrete = True
     for key in sidecar.keys:
@@ -84,9 +99,9 @@ def check_ratings_on_scales(
             mask, r = np.ones(rating.shape, dtype=bool), rating
         else:
             continue
-        off = ~np.isfinite(r) | (r < scale["min"]) | (r > scale["max"])
+        off = np.isinf(r) | (r < scale["min"]) | (r > scale["max"])
         if is_discrete(scale):
-            off |= r != np.round(r)
+            off |= (r != np.round(r)) & ~np.isnan(r)
         else:
             all_discrete = False
         bad[mask] = off
@@ -104,7 +119,7 @@ def check_ratings_on_scales(
             f"{scale['max']:g} ({scale['kind']} scale)"
         )
 
-    fail_at(bad, RATING, first_line, describe)
+    fail_at(bad, RATING, first_line, describe, found)
     return all_discrete
 
 
@@ -117,7 +132,7 @@ def _numpy_kind(series: pd.Series) -> str:
 _TRAINING_MARKS = {"0": 0, "1": 1, "0.0": 0, "1.0": 1, "false": 0, "true": 1}
 
 
-def training_column(series: pd.Series, first_line: int | None) -> Array:
+def training_column(series: pd.Series, first_line: int | None, found: Found | None = None) -> Array:
     """The training mark: 0/1 (also true/false), none missing; returns int64 0/1.
 
     A value is a mark when its text, stripped and lower-cased, is one of
@@ -129,16 +144,19 @@ def training_column(series: pd.Series, first_line: int | None) -> Array:
     else:
         text = series.astype(str).str.strip().str.lower()
         values = text.map(_TRAINING_MARKS)
-    fail_at(
+    bad = fail_at(
         values.isna().to_numpy(),
         TRAINING,
         first_line,
         lambda pos: f"training must be 0 or 1, got {series.to_numpy(dtype=object)[pos]!r}",
+        found,
     )
-    return values.to_numpy(dtype=np.int64)
+    return (values.fillna(0) if bad else values).to_numpy(dtype=np.int64)  # reported: any
 
 
-def duration_column(series: pd.Series, column: str, first_line: int | None) -> Array:
+def duration_column(
+    series: pd.Series, column: str, first_line: int | None, found: Found | None = None
+) -> Array:
     """A duration in ms: empty (not measured) or a finite number ≥ 0; returns float64.
 
     A number column (an export's) needs no parsing: its empty cells are its NaNs."""
@@ -156,5 +174,6 @@ def duration_column(series: pd.Series, column: str, first_line: int | None) -> A
             f"{column} must be empty or a number of milliseconds >= 0, "
             f"got {series.to_numpy(dtype=object)[pos]!r}"
         ),
+        found,
     )
     return np.where(blank, np.nan, converted)

@@ -57,10 +57,21 @@ class ImportTable:
 
 
 def rejected(exc: RatingsValidationError) -> ImportRejected:
-    """The analysis' error as the import's: ``line N: column: reason``.
+    """The analysis' error as the import's: ``line N: column: reason``; with several
+    problems, each so, listed as the row checks list theirs (:meth:`ImportRejected.every`:
+    the job's text, and ``problems`` in the dataset import's shape), in the order and caps
+    of the analysis' own list.
 
     The analysis' text starts with the place its ``column`` and ``line`` name ("column
     'x', line N: "); the import names the place its own way, so that prefix is dropped."""
+    if exc.total > 1:
+        from qoe_analysis.dataset.problems import shown_problems
+
+        listed = [
+            ImportRejected(f"{p.column}: {p.rule}" if p.column else p.rule, p.line, p.column)
+            for p in shown_problems(exc.problems)
+        ]
+        return ImportRejected.every(listed, exc.total)
     text = str(exc)
     place = [f"column '{exc.column}'"] if exc.column is not None else []
     place += [f"line {exc.line}"] if exc.line is not None else []
