@@ -1,8 +1,8 @@
 """`make screenshots`: pictures of the real screens for README.md and docs/.
 
 Starts the app as the browser tests do (with the dry-run agent and its station), runs a
-session in two browser contexts and imports the synthetic data set, and saves PNGs under
-docs/images/:
+session in two browser contexts, imports the synthetic data set and the P.809-like dataset
+(fixtures/data/p809_dataset/), and saves PNGs under docs/images/:
 
 * study-overview.png      the public overview of the example study
 * console-session.png     the researcher's console during a scenario
@@ -10,6 +10,8 @@ docs/images/:
 * participant-play.png    the participant's "play now" screen, in German
 * results-explorer.png    the results explorer, top (figs. 4.5–4.7)
 * results-explorer-full.png  every figure of the explorer
+* dataset-import.png      "Import a dataset" with the P.809-like files' column mapping
+* results-marginals.png   that dataset's "MOS by factor level" figure (downstream delay)
 """
 
 from __future__ import annotations
@@ -27,16 +29,9 @@ from flows import (
     set_timings,
     sign_in,
 )
-from live_server import CHROMIUM, CHROMIUM_ARGS, REPO, serve_app
+from live_server import CHROMIUM, CHROMIUM_ARGS, serve_app
 from playwright.sync_api import sync_playwright
-
-IMAGES = REPO / "docs" / "images"
-
-
-def save(page: object, name: str, *, full_page: bool = False) -> None:
-    target = IMAGES / name
-    page.screenshot(path=str(target), full_page=full_page)  # type: ignore[attr-defined]
-    print(f"wrote {target.relative_to(REPO)}")
+from screenshot_flows import IMAGES, dataset_import_shots, save
 
 
 def main() -> int:
@@ -105,6 +100,9 @@ def main() -> int:
         page.wait_for_timeout(500)
         save(page, "results-explorer.png")
         save(page, "results-explorer-full.png", full_page=True)
+
+        # A P.809-like dataset through the web import, and its MOS by factor level.
+        dataset_import_shots(page, app)
         browser.close()
     return 0
 

@@ -7,8 +7,6 @@ import csv
 import io
 import itertools
 import re
-import statistics
-import time
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -66,9 +64,9 @@ def test_a_million_column_header_is_refused_with_its_exact_count() -> None:
         assert message == f"{WIDE} (QOELAB_IMPORT_MAX_COLUMNS)", message
 
 
-def test_the_scan_of_the_million_columns_is_small_in_memory_and_time() -> None:
+def test_the_scan_of_the_million_columns_is_small_in_memory() -> None:
     """Bounded memory (numpy's buffers are traced): far below the 7.9 MB header, with no
-    cell or row ever built; CPU judged on the median of five runs."""
+    cell or row ever built. (Its CPU cost is not a unit test's business: no timing here.)"""
     pieces = [memoryview(MILLION)[i : i + READ_CHUNK] for i in range(0, len(MILLION), READ_CHUNK)]
     limits = ShapeLimits(columns=500, line_bytes=65_536, cell_bytes=4096)
     check = ShapeScan(limits)
@@ -81,13 +79,6 @@ def test_the_scan_of_the_million_columns_is_small_in_memory_and_time() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 4 * 1024 * 1024, peak
-    times = []
-    for _ in range(5):
-        start = time.process_time()
-        with pytest.raises(ImportRejected):
-            check_bytes(pieces, limits)  # type: ignore[arg-type]
-        times.append(time.process_time() - start)
-    assert statistics.median(times) < 0.5, times
 
 
 @pytest.mark.parametrize(
