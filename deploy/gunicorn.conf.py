@@ -66,7 +66,7 @@ if os.environ.get("QOELAB_ENV", "").strip().lower() == "production":
     logconfig_dict = {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"json": {"()": "qoelab.settings.JsonLogFormatter"}},
+        "formatters": {"json": {"()": "qoelab.json_logs.JsonLogFormatter"}},
         "handlers": {
             "stdout": {
                 "class": "logging.StreamHandler",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 __all__ = ["RatingsValidationError", "__version__", "analyze", "load_ratings", "validate_ratings"]
 
 if TYPE_CHECKING:

@@ -10,19 +10,18 @@ QOELAB_IMPORT_MAX_LINE_BYTES, QOELAB_IMPORT_MAX_CELL_BYTES.
 
 from __future__ import annotations
 
-import json
-import logging
 import os
-from datetime import UTC, datetime
 from pathlib import Path
 
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+from qoelab import __version__
 from qoelab.celery import beat_schedule, check_visibility_timeout, queue_settings
 from qoelab.config import database_config, env_bool, env_int, env_list, redact_url
 from qoelab.core.client_address import parse_trusted_proxies
 from qoelab.core.health_access import parse_health_token
+from qoelab.json_logs import JsonLogFormatter
 
 # Lets Django's generic classes be subscripted at run time, as their type stubs declare.
 django_stubs_ext.monkeypatch()
@@ -224,7 +223,9 @@ SPECTACULAR_SETTINGS = {
         "SessionPhaseEnum": "qoelab.runs.phases.PHASES",
         "PhaseEnum": "qoelab.studies.serializers.QUESTION_PHASES",
     },
-    "VERSION": "1",
+    # The release number (qoelab.__version__): the schema, the CLI, the agent and the
+    # exports report one version (deploy/tests/test_versions.py checks they agree).
+    "VERSION": __version__,
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -369,32 +370,6 @@ def _env_int(name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer.") from None
-
-
-class JsonLogFormatter(logging.Formatter):
-    """Structured logs: one JSON object per line (time, level, logger, message, extras)."""
-
-    STANDARD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
-
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, object] = {
-            "time": datetime.fromtimestamp(record.created, tz=UTC).isoformat(
-                timespec="milliseconds"
-            ),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-            "process": record.process,
-        }
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        if record.stack_info:
-            entry["stack"] = self.formatStack(record.stack_info)
-        for key, value in vars(record).items():  # `extra=` fields, e.g. Django's status_code
-            if key not in self.STANDARD_ATTRIBUTES and not key.startswith("_"):
-                plain = isinstance(value, str | int | float | bool) or value is None
-                entry[key] = value if plain else repr(value)
-        return json.dumps(entry, ensure_ascii=False, default=repr)
 
 
 if IS_PRODUCTION:

@@ -118,6 +118,20 @@ describe('the session console', () => {
     expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/v1/sessions/7/resume/' && init?.method === 'POST')).toBe(true);
   });
 
+  it('shows no heartbeat alarm for an earlier rating, only for the one in progress (issue 35)', async () => {
+    const failure = '[10:00:10] Heartbeat failed while rating scenario 1 of 3 (B): the agent at http://seat1:8787 is unreachable (ConnectionError)';
+    renderConsole(session({ state: 'rating', position: 2, message: failure }));
+    expect(await screen.findByText('scenario 2 of 3')).toBeInTheDocument();
+    expect(screen.getByText(failure)).toBeInTheDocument(); // the log keeps it
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows the heartbeat alarm while the agent fails during the rating in progress', async () => {
+    const failure = '[10:00:10] Heartbeat failed while rating scenario 2 of 3 (D2): the agent at http://seat1:8787 is unreachable (ConnectionError)';
+    renderConsole(session({ state: 'rating', position: 2, message: failure }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('did not answer the heartbeat while the participant rates');
+  });
+
   it('marks the training slots in the order and shows every item of a rating', async () => {
     const order = [
       { scenario: 1, code: 'B', round: 0, training: true },

@@ -75,7 +75,7 @@ export function SessionConsolePage() {
 
 function StatusPanel({ session, receivedAt, onChanged }: { session: Session; receivedAt: number; onChanged: (s: Session) => void }) {
   const remaining = useCountdown(session.seconds_remaining, receivedAt);
-  const problem = agentProblem(session.state, session.message, session.station_name);
+  const problem = agentProblem(session.state, session.message, session.station_name, session.position);
   const action = useAction();
   const reasonId = useId();
   const [reason, setReason] = useState('');

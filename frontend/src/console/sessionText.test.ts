@@ -18,6 +18,33 @@ describe('agentProblem', () => {
     expect(agentProblem('playing', '', 'Seat 1')).toBeNull();
   });
 
+  describe('a heartbeat failure while rating (issue 35)', () => {
+    const failed = (position: number) =>
+      `[10:00:10] Heartbeat failed while rating scenario ${position} of 10 (D2): the agent at http://seat1:8787 is unreachable (ConnectionError)`;
+
+    it('raises the alarm while the agent fails during the rating in progress', () => {
+      expect(agentProblem('rating', `[10:00:00] Resumed.\n${failed(3)}`, 'Seat 1', 3)?.headline).toBe(
+        'The agent at station “Seat 1” did not answer the heartbeat while the participant rates.',
+      );
+    });
+
+    it('clears the alarm once the agent answers again', () => {
+      const log = `${failed(3)}\n[10:00:20] The agent answers the heartbeat again.`;
+      expect(agentProblem('rating', log, 'Seat 1', 3)).toBeNull();
+    });
+
+    it('does not bring back the failure of an earlier rating at the next one', () => {
+      expect(agentProblem('rating', failed(3), 'Seat 1', 4)).toBeNull();
+      expect(agentProblem('playing', failed(3), 'Seat 1', 4)).toBeNull();
+    });
+
+    it('raises no alarm when the lease ran out while rating (the agent is healthy)', () => {
+      const log =
+        "[10:00:10] The agent's lease ran out while rating scenario 3 of 10 (D2): it restored the interfaces (the rating needs no impairment); the next scenario is applied anew.";
+      expect(agentProblem('rating', log, 'Seat 1', 3)).toBeNull();
+    });
+  });
+
   it('warns when the impairment could not be cleared', () => {
     expect(agentProblem('completed', '[1] Could not clear the impairment: timeout.', null)?.headline).toMatch(/could not be removed/);
   });

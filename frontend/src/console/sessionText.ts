@@ -36,8 +36,18 @@ export interface AgentProblem {
  * Turns the session's log into plain words when the station's agent failed. The backend
  * pauses the session and writes a line like "Could not apply scenario 3 of 10 (D2) at
  * station 'Seat 1': …" or "Heartbeat failed during …"; this finds the latest such line.
+ *
+ * A heartbeat failure while rating is an alarm only while it is current (issue 35): it is
+ * the log's last line (the backend adds "The agent answers the heartbeat again." when the
+ * agent answers) and it names the scenario being rated now (`position`), so a failure of
+ * an earlier rating does not come back at the next one.
  */
-export function agentProblem(state: SessionState, message: string, stationName: string | null): AgentProblem | null {
+export function agentProblem(
+  state: SessionState,
+  message: string,
+  stationName: string | null,
+  position: number | null = null,
+): AgentProblem | null {
   const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
   const last = lines.at(-1) ?? '';
   const station = stationName ? `station “${stationName}”` : 'the station';
@@ -65,7 +75,7 @@ export function agentProblem(state: SessionState, message: string, stationName: 
         "The agent's lease removes it automatically when it runs out; check the agent (Stations → Check agent) before the next session.",
     };
   }
-  if (last.includes('Heartbeat failed while rating') && state === 'rating') {
+  if (state === 'rating' && position !== null && last.includes(`Heartbeat failed while rating scenario ${position} of `)) {
     return {
       headline: `The agent at ${station} did not answer the heartbeat while the participant rates.`,
       advice: 'The rating is not affected. If the next scenario cannot be applied the session pauses; check the agent now.',

@@ -1,3 +1,3 @@
 """netem_agent: applies per-direction tc/netem impairment profiles on the emulator box."""
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"

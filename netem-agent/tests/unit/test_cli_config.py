@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from netem_agent import cli
+from netem_agent import __version__, cli
 from netem_agent.config import ConfigError, config_from_dict, load_config
 from netem_agent.testing import uml
 from netem_agent.testing.stats import binomial_interval
@@ -27,7 +27,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 
 def test_version() -> None:
     p = run("--version")
-    assert p.returncode == 0 and p.stdout.strip() == "netem-agent 0.1.0"
+    assert p.returncode == 0 and p.stdout.strip() == f"netem-agent {__version__}"
 
 
 def test_apply_dry_run_prints_installed_state_and_operations(tmp_path: Path) -> None:

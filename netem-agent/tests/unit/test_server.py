@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from netem_agent import __version__
 from netem_agent.config import config_from_dict
 from netem_agent.server import WATCH_INTERVAL, Service
 
@@ -72,7 +73,7 @@ def api(service: Service) -> Client:
 def test_healthz_needs_no_token(api: Client) -> None:
     assert api("GET", "/healthz", token=None) == (
         200,
-        {"status": "ok", "version": "0.1.0", "backend": "dry-run"},
+        {"status": "ok", "version": __version__, "backend": "dry-run"},
     )
 
 

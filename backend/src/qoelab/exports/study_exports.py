@@ -8,6 +8,7 @@ from typing import Any
 from qoe_analysis.io.csv_cells import escape_text_cell
 from qoe_analysis.tidy.columns import AGENT_BACKEND
 
+from qoelab import __version__
 from qoelab.core.errors import BadRequest
 from qoelab.exports.tidy import ratings_for_export
 from qoelab.exports.tidy_cells import provenance_columns, scenario_labels
@@ -33,6 +34,7 @@ def study_json(study: Study) -> dict[str, Any]:
     )
     return {
         "format": "qoelab.ratings/v1",
+        "qoelab_version": __version__,  # the release that wrote the file (CHANGELOG.md)
         "study": {**export_study_document(study), "id": study.pk, "version": study.version},
         "scale_labels": study.scale_labels,
         **sidecar(study),

@@ -66,6 +66,12 @@ class AgentStateMismatch(AgentError):
     pass
 
 
+class LeaseGone(AgentStateMismatch):
+    """The agent answered a lease renewal with 409: it holds no profile any more (its lease
+    ran out and it restored the interfaces, it restarted, or it was cleared). The agent
+    works; only the impairment is gone."""
+
+
 def neutral_direction() -> dict[str, Any]:
     return DirectionProfile().to_dict()
 
@@ -274,6 +280,9 @@ class AgentClient:
             if response.status_code >= 500:
                 # 502 = the agent's own verification failed, 503 = kernel operation failed
                 raise AgentStateMismatch(message)
+            if response.status_code == 409 and method == "POST" and path == "/v1/lease/renew":
+                # the agent's one 409 on a renewal: "no profile is applied; nothing to renew"
+                raise LeaseGone(f"lease renewal failed: {message}")
             raise AgentRejected(message)
         if not isinstance(data, dict):
             raise AgentUnreachable(f"the agent at {self.base_url} answered with non-JSON")
@@ -356,7 +365,8 @@ class AgentClient:
                 "POST", "/v1/lease/renew", {"lease_seconds": lease_seconds}
             )
         except AgentRejected as exc:
-            # 409: nothing applied any more (lease expired, agent restarted, cleared).
+            # another refusal (a bad token, a lease longer than the agent allows);
+            # a 409, nothing applied any more, is LeaseGone (raised by _request)
             raise AgentStateMismatch(f"lease renewal failed: {exc}") from exc
         return data
 

@@ -4,7 +4,7 @@ Polling endpoints call :func:`tick` (the participant's poll first tries
 :func:`end_play_unlocked`, the scenario's end as one guarded ``UPDATE``); Celery beat calls
 :func:`heartbeat_all` and :func:`expire_sessions`. A heartbeat that fails while a scenario
 plays pauses the session (the scenario is replayed after resuming); while rating it is only
-noted.
+noted, and an agent whose lease ran out while rating is no failure (:func:`renew_lease`).
 """
 
 from __future__ import annotations
@@ -25,14 +25,16 @@ from qoelab.runs.services.timing import (
     seconds_remaining,
 )
 from qoelab.runs.services.transitions import (
+    HEARTBEAT_FAILED_WHILE_RATING,
     describe_position,
     locked,
     note,
+    note_agent_answers,
     pause_session,
     transition,
 )
 from qoelab.runs.state_machine import LEASED_STATES, State
-from qoelab.stations.agent_client import AgentError
+from qoelab.stations.agent_client import AgentError, LeaseGone
 from qoelab.studies.directions import SCENARIO_FIELDS
 
 
@@ -98,13 +100,27 @@ def end_play_unlocked(session: Session, now: datetime) -> Session | None:
     return session
 
 
+def profile_at_agent(session: Session) -> bool:
+    """The agent holds the scenario's impairment for this session: it was applied (and
+    verified) and not cleared since, at the agent or by its lease running out.
+
+    ``applied_profile`` alone does not say so: it stays set through the rating, because the
+    rating keeps the verified profile of the scenario just played (``rating._record``).
+    """
+    if session.applied_profile is None or session.applied_at is None:
+        return False
+    cleared = session.impairment_cleared_at
+    return cleared is None or cleared < session.applied_at
+
+
 def _holds_lease(session: Session) -> bool:
-    """A scenario's impairment is installed (playing, rating) on a station under a lease."""
+    """The one rule of the heartbeat (issue 35): a lease is renewed only while a profile is
+    applied, i.e. a scenario's impairment is installed (playing, rating) on a station and
+    the agent still holds it (:func:`profile_at_agent`)."""
     return (
-        session.state in LEASED_STATES
+        session.state in (State.PLAYING, State.RATING)
         and session.station_id is not None
-        and session.applied_profile is not None
-        and session.state != State.APPLYING
+        and profile_at_agent(session)
     )
 
 
@@ -117,7 +133,14 @@ def lease_renewal_due(session: Session, now: datetime) -> bool:
 
 
 def renew_lease(session: Session, now: datetime, *, force: bool = False) -> None:
-    """Renew the agent's lease when due; while playing, also verify the installed state."""
+    """Renew the agent's lease when due; while playing, also verify the installed state.
+
+    While playing, any failure pauses the session (the scenario is replayed). While rating
+    the impairment is no longer needed: an agent that answers "no profile is applied"
+    (:class:`LeaseGone`, its lease ran out and it restored the interfaces) is no failure —
+    the session stops renewing and the next scenario is applied anew; any other failure is
+    noted as one (the console's alarm) and cleared by the agent's next answer.
+    """
     if not _holds_lease(session) or not (force or lease_renewal_due(session, now)):
         return
     installed = session.applied_profile
@@ -128,21 +151,39 @@ def renew_lease(session: Session, now: datetime, *, force: bool = False) -> None
         if session.state == State.PLAYING:
             client.verify(verified_fields(installed))
     except AgentError as exc:
-        if session.state == State.PLAYING:
-            pause_session(
-                session,
-                State.APPLYING,
-                f"Heartbeat failed during {describe_position(session)}: {exc}. "
-                "The scenario will be replayed after resuming.",
-            )
-        else:
-            # Rating needs no impairment any more: note it, keep the session going.
-            note(session, f"Heartbeat failed while rating: {exc}")
-            session.lease_renewed_at = now
-            session.save(update_fields=["message", "lease_renewed_at", "updated_at"])
+        _renewal_failed(session, now, exc)
         return
     session.lease_renewed_at = now
-    session.save(update_fields=["lease_renewed_at", "updated_at"])
+    fields = ["lease_renewed_at", "updated_at"]
+    if note_agent_answers(session):
+        fields.append("message")
+    session.save(update_fields=fields)
+
+
+def _renewal_failed(session: Session, now: datetime, exc: AgentError) -> None:
+    if session.state == State.PLAYING:
+        pause_session(
+            session,
+            State.APPLYING,
+            f"Heartbeat failed during {describe_position(session)}: {exc}. "
+            "The scenario will be replayed after resuming.",
+        )
+        return
+    if isinstance(exc, LeaseGone):
+        # The rating needs no impairment: the agent restored the interfaces when its lease
+        # ran out (nothing renewed it for a while), which is what a lease is for.
+        session.impairment_cleared_at = now
+        note(
+            session,
+            f"The agent's lease ran out while rating {describe_position(session)}: it "
+            "restored the interfaces (the rating needs no impairment); the next scenario "
+            "is applied anew.",
+        )
+        session.save(update_fields=["impairment_cleared_at", "message", "updated_at"])
+        return
+    note(session, f"{HEARTBEAT_FAILED_WHILE_RATING} {describe_position(session)}: {exc}")
+    session.lease_renewed_at = now  # retried at the next renewal, not at every poll
+    session.save(update_fields=["message", "lease_renewed_at", "updated_at"])
 
 
 def verified_fields(installed: dict[str, Any]) -> dict[str, dict[str, Any]]:

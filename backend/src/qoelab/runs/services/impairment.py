@@ -14,7 +14,13 @@ from django.utils import timezone
 
 from qoelab.runs.models import Session
 from qoelab.runs.services.timing import lease_seconds
-from qoelab.runs.services.transitions import describe_position, note, pause_session, transition
+from qoelab.runs.services.transitions import (
+    describe_position,
+    note,
+    note_agent_answers,
+    pause_session,
+    transition,
+)
 from qoelab.runs.state_machine import LEASED_STATES, State
 from qoelab.stations.agent_client import DRY_RUN, AgentClient, AgentError, AppliedState
 from qoelab.stations.models import Station
@@ -83,6 +89,7 @@ def apply_current_scenario(session: Session) -> None:
         )
         return
     now = timezone.now()
+    note_agent_answers(session)  # an earlier heartbeat failure's alarm is over
     _store_provenance(session, applied, now)
     session.lease_renewed_at = now
     session.scenario_started_at = now

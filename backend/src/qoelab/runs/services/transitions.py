@@ -67,6 +67,21 @@ def note(session: Session, text: str) -> None:
     session.message = f"{session.message}\n[{stamp}] {text}".strip()
 
 
+#: How a heartbeat failure while rating starts in the session log (the console's alarm).
+HEARTBEAT_FAILED_WHILE_RATING = "Heartbeat failed while rating"
+
+
+def note_agent_answers(session: Session) -> bool:
+    """After a heartbeat failure while rating, note that the agent answered again (a lease
+    renewed, a scenario applied), so that the console's alarm clears (issue 35). Notes
+    nothing otherwise (no line per heartbeat). Returns whether it noted (not saved)."""
+    lines = session.message.splitlines()
+    if not lines or HEARTBEAT_FAILED_WHILE_RATING not in lines[-1]:
+        return False
+    note(session, "The agent answers the heartbeat again.")
+    return True
+
+
 def describe_position(session: Session) -> str:
     entry = session.order_entry()
     code = entry["code"] if entry else "?"
