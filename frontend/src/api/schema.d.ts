@@ -2230,7 +2230,7 @@ export interface components {
             readonly state: components["schemas"]["SessionStateEnum"];
             readonly revision: number;
             /**
-             * @description the state a paused session resumes to; "" when not paused
+             * @description the phase a paused session was in when it paused (resuming re-enters it; a scenario paused while playing is applied again and replayed in full); "" when not paused
              *
              *     * `created` - Created
              *     * `questionnaire` - Questionnaire
@@ -2490,7 +2490,7 @@ export interface components {
             language?: components["schemas"]["LanguageEnum"];
             /** @description A rehearsal may run on dry-run agents in production (nothing is applied to a kernel); its ratings are marked dry-run. Off: a dry-run station is refused. */
             rehearsal?: boolean;
-            /** @description Ratings per agent backend of their provenance ({"netlink": n, "dry-run": n, "import": n, "": not recorded}); a dry-run agent applied nothing to a kernel. Only for the owner, members and staff. */
+            /** @description Ratings per agent backend of their provenance ({"netlink": n, "dry-run": n, "import": n, "": not recorded}), training ratings excluded (they count nowhere); a dry-run agent applied nothing to a kernel. Only for the owner, members and staff. */
             readonly ratings_by_backend?: {
                 [key: string]: number;
             };

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -62,9 +62,10 @@ function session(patch: Partial<Session>): Session {
   };
 }
 
-function renderConsole(body: Session) {
+function renderConsole(body: Session, study: unknown = body) {
   const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    if (url === '/api/v1/studies/1/') return Promise.resolve(jsonResponse(study));
     if (init?.method === 'POST' && url === '/api/v1/sessions/7/resume/') return Promise.resolve(jsonResponse(session({ state: 'applying' })));
     return Promise.resolve(jsonResponse(body));
   });
@@ -176,6 +177,27 @@ describe('the session console', () => {
     expect(banner).toHaveTextContent(/marked dry-run in the exports/);
     expect(screen.getByText(/Not verified: the dry-run agent recorded this state/)).toBeInTheDocument();
     expect(screen.queryByText(/Verified: the agent read this state back/)).toBeNull();
+  });
+
+  it("describes the rating form from the study's own rating items (issue 35)", async () => {
+    const item = (key: string, kind: string, min: number, max: number) => ({ key, question: { en: key, de: key }, scale: { kind, min, max, step: null, labels: [] }, required: true });
+    const rating_items = [item('overall', 'acr5', 1, 5), item('input_quality', 'continuous', 1, 7), item('video_quality', 'continuous', 1, 7), item('acceptance', 'binary', 0, 1)];
+    renderConsole(session({ state: 'rating' }), { id: 1, rating_items });
+    expect(
+      await screen.findByText('Participant sees: The rating form (4 items: overall 1–5, input_quality 1–7 slider, video_quality 1–7 slider, acceptance yes/no).'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/1 bad … 5 excellent/)).toBeNull();
+  });
+
+  it('says the phase a paused session was in, and shows no scenario once aborted (issue 35)', async () => {
+    renderConsole(session({ state: 'paused', paused_from: 'playing', applied_profile: null, message: '[10:00:00] Paused by the researcher.' }));
+    expect(await screen.findByText('(from Playing)')).toBeInTheDocument();
+    cleanup();
+    // even were the API to send the last scenario, an aborted session plays nothing
+    renderConsole(session({ state: 'aborted', applied_profile: null, message: '[10:00:00] Aborted.' }));
+    expect(await screen.findByText('No scenario is being played.')).toBeInTheDocument();
+    expect(screen.queryByText(/Not verified yet/)).toBeNull();
+    expect(screen.queryByTestId('current-scenario')).toBeNull();
   });
 
   it('explains a dry-run refusal in production instead of blaming the emulator', async () => {

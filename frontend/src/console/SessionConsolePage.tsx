@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
-import { apiKey, sendJSON, sessionPath, useApiQuery } from '../api';
-import type { Impairment, InstalledProfile, Session } from '../api';
+import { apiKey, sendJSON, sessionPath, studyPath, useApiQuery } from '../api';
+import type { Impairment, InstalledProfile, Session, StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { formatNumber } from '../components/format';
 import { participantLink } from '../shared/participantLink';
@@ -14,7 +14,7 @@ import { QrCode } from './QrCode';
 import { SessionDryRunBanner } from './provenance';
 import { OrderPanel } from './SessionOrderPanel';
 import { isTrainingSlot } from './sessionTraining';
-import { agentProblem, PARTICIPANT_SEES, STATE_LABEL } from './sessionText';
+import { agentProblem, participantSees, STATE_LABEL } from './sessionText';
 import { ActionError, useStudyId } from './ui';
 
 const DEFAULT_POLL_MS = 1000;
@@ -75,6 +75,8 @@ export function SessionConsolePage() {
 
 function StatusPanel({ session, receivedAt, onChanged }: { session: Session; receivedAt: number; onChanged: (s: Session) => void }) {
   const remaining = useCountdown(session.seconds_remaining, receivedAt);
+  // The study's rating items describe the rating form (fetched once, not polled).
+  const study = useApiQuery<StudyDetail>(studyPath(session.study));
   const problem = agentProblem(session.state, session.message, session.station_name, session.position);
   const action = useAction();
   const reasonId = useId();
@@ -112,7 +114,7 @@ function StatusPanel({ session, receivedAt, onChanged }: { session: Session; rec
           </span>
         </p>
       )}
-      <p className="muted">Participant sees: {PARTICIPANT_SEES[s]}</p>
+      <p className="muted">Participant sees: {participantSees(s, study.data?.rating_items)}</p>
       {problem && (
         <div className="banner banner--error" role="alert">
           <p>
@@ -258,7 +260,8 @@ function ScenarioPanel({ session }: { session: Session }) {
       <h3 id="scenario-heading" className="card__title">
         Current scenario <span className="muted">(hidden from the participant)</span>
       </h3>
-      {!scenario ? (
+      {/* an ended session plays nothing, whatever its last position was (issue 35) */}
+      {!scenario || session.state === 'aborted' || session.state === 'completed' ? (
         <p className="muted">No scenario is being played{session.state === 'free_play' ? ' — free play is unimpaired' : ''}.</p>
       ) : (
         <>

@@ -15,6 +15,8 @@ describe('the study dry-run banner', () => {
     const banner = screen.getByTestId('study-dry-run-banner');
     expect(banner).toHaveTextContent('10 of 40 ratings were taken on a dry-run agent');
     expect(banner).toHaveTextContent('The study is marked as a rehearsal.');
+    // the same ratings as the results' "40 ratings": training counts in neither (issue 35)
+    expect(banner).toHaveTextContent('Training ratings are not counted (they count nowhere in the analysis).');
   });
 
   it('stays away when no rating was dry-run', () => {

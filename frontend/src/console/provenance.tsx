@@ -8,6 +8,9 @@ import type { Session, StudyDetail } from '../api';
 
 export const DRY_RUN = 'dry-run';
 
+/** The one rule of the study's rating counts, said where they are shown. */
+export const TRAINING_NOT_COUNTED = 'Training ratings are not counted (they count nowhere in the analysis).';
+
 /** The session console's banner when the last applied (or refused) scenario came from a dry-run agent. */
 export function SessionDryRunBanner({ session }: { session: Pick<Session, 'applied_backend' | 'applied_agent_version' | 'station_name'> }) {
   if (session.applied_backend !== DRY_RUN) return null;
@@ -26,7 +29,11 @@ export function SessionDryRunBanner({ session }: { session: Pick<Session, 'appli
   );
 }
 
-/** Ratings taken under a dry-run agent, of all the study's ratings. */
+/**
+ * Ratings taken under a dry-run agent, of all the study's ratings. Training ratings are in
+ * neither count (the backend leaves them out of `ratings_by_backend`): they count nowhere in
+ * the analysis, so "M ratings" here is the results' "M ratings" (issue 35, "Counts disagree").
+ */
 export function dryRunCounts(byBackend: StudyDetail['ratings_by_backend'] | undefined): { dryRun: number; total: number } {
   const counts = Object.values(byBackend ?? {});
   return { dryRun: byBackend?.[DRY_RUN] ?? 0, total: counts.reduce((a, b) => a + b, 0) };
@@ -46,7 +53,7 @@ export function StudyDryRunBanner({ study }: { study: Pick<StudyDetail, 'ratings
       </p>
       <p>
         {study.rehearsal ? 'The study is marked as a rehearsal. ' : ''}
-        The exports mark them (<code>agent_backend</code> = <code>dry-run</code>); leave them out of the results of a real study.
+        {TRAINING_NOT_COUNTED} The exports mark them (<code>agent_backend</code> = <code>dry-run</code>); leave them out of the results of a real study.
       </p>
     </div>
   );

@@ -1,4 +1,4 @@
-import type { SessionState } from '../api';
+import type { SessionState, StudyDetail } from '../api';
 
 export const STATE_LABEL: Record<SessionState, string> = {
   created: 'Not started',
@@ -20,12 +20,31 @@ export const PARTICIPANT_SEES: Record<SessionState, string> = {
   free_play: 'Free play with a countdown (no impairment).',
   applying: '“Get ready” while the agent applies the scenario.',
   playing: '“Play now” with a countdown — no hint of the impairment.',
-  rating: 'The rating form (1 bad … 5 excellent).',
+  rating: 'The rating form.',
   post_questions: 'The end-of-session questions.',
   completed: 'Thank you.',
   paused: '“The session is paused. Please wait for the researcher.”',
   aborted: '“The session has ended.”',
 };
+
+type RatingItems = NonNullable<StudyDetail['rating_items']>;
+
+/** One item's scale in a few characters: "1–7", "1–7 slider", "yes/no". */
+function scaleText(scale: RatingItems[number]['scale']): string {
+  if (scale.kind === 'binary') return 'yes/no';
+  return `${scale.min}–${scale.max}${scale.kind === 'continuous' ? ' slider' : ''}`;
+}
+
+/**
+ * What the participant sees in `state`; the rating form is described from the study's own
+ * rating items (issue 35: a fixed "1 bad … 5 excellent" was wrong for a 4-item form with
+ * 1–7 sliders), e.g. "The rating form (4 items: overall 1–5, video_quality 1–7 slider, …)."
+ */
+export function participantSees(state: SessionState, items: RatingItems | undefined): string {
+  if (state !== 'rating' || !items || items.length === 0) return PARTICIPANT_SEES[state];
+  const count = items.length === 1 ? '1 item' : `${items.length} items`;
+  return `The rating form (${count}: ${items.map((i) => `${i.key} ${scaleText(i.scale)}`).join(', ')}).`;
+}
 
 export interface AgentProblem {
   headline: string;

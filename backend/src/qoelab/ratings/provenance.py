@@ -11,11 +11,14 @@ from qoelab.ratings.models import Rating
 
 def ratings_by_backend(study: Any) -> dict[str, int]:
     """Ratings of ``study`` per ``provenance.backend`` ("netlink", "dry-run", "import"…;
-    "" = not recorded, e.g. ratings stored before provenance existed), training included:
-    the console and the results warn when any was taken on a dry-run agent."""
+    "" = not recorded, e.g. ratings stored before provenance existed), training EXCLUDED:
+    training ratings count nowhere in the analysis (``Rating.training``), so the console's
+    "N of M ratings were taken on a dry-run agent" counts the same ratings as the results'
+    "M ratings" (issue 35, "Counts disagree"). Ratings of sessions still running are counted
+    (a dry-run agent is warned of at once); the results count them once their session completes."""
     counts: dict[str, int] = {}
     rows = (
-        Rating.objects.filter(session__study=study)
+        Rating.objects.filter(session__study=study, training=False)
         .values("provenance__backend")
         .annotate(n=Count("id"))
         .order_by()

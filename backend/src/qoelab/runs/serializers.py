@@ -125,7 +125,9 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
         choices=State.choices,
         allow_blank=True,
         read_only=True,
-        help_text='the state a paused session resumes to; "" when not paused',
+        help_text="the phase a paused session was in when it paused (resuming re-enters it; "
+        'a scenario paused while playing is applied again and replayed in full); "" when '
+        "not paused",
     )
     position = serializers.SerializerMethodField()
     scenario_count = serializers.IntegerField(read_only=True)
@@ -244,7 +246,8 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
     @extend_schema_field(serializers.DictField(allow_null=True))
     def get_current_scenario(self, session: Session) -> dict[str, Any] | None:
         entry = session.order_entry()
-        if entry is None or self.get_position(session) is None:
+        # an aborted session plays nothing any more (issue 35: no stale "current scenario")
+        if entry is None or session.state == State.ABORTED or self.get_position(session) is None:
             return None
         scenario = current_scenario(session, self.context)
         return {

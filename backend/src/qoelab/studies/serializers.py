@@ -44,6 +44,11 @@ from qoelab.studies.versioning import study_is_locked
 
 DIRECTION_PREFIXES = {"upstream": "us", "downstream": "ds"}
 
+#: A missing or unknown pace class names the field and its choices (issue 35: DRF's own
+#: ``"" is not a valid choice.`` tells a researcher neither).
+PACE_MESSAGE = "pace: choose fast, medium or slow"
+PACE_ERRORS = {key: PACE_MESSAGE for key in ("required", "null", "blank", "invalid_choice")}
+
 
 class GameSerializer(serializers.ModelSerializer[Game]):
     class Meta:
@@ -60,6 +65,7 @@ class GameWriteSerializer(serializers.ModelSerializer[Game]):
         extra_kwargs = {
             "name": {"validators": [validate_label]},
             "genre": {"validators": [validate_label]},
+            "pace": {"error_messages": PACE_ERRORS},
         }
         validators: list[Any] = []
 
@@ -258,8 +264,8 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
     order_policy = serializers.ChoiceField(choices=OrderPolicy.choices, required=False)
     ratings_by_backend = serializers.SerializerMethodField(
         help_text='Ratings per agent backend of their provenance ({"netlink": n, "dry-run": '
-        'n, "import": n, "": not recorded}); a dry-run agent applied nothing to a kernel. '
-        "Only for the owner, members and staff."
+        'n, "import": n, "": not recorded}), training ratings excluded (they count nowhere); '
+        "a dry-run agent applied nothing to a kernel. Only for the owner, members and staff."
     )
     analysis_only = serializers.BooleanField(
         read_only=True,

@@ -1,8 +1,11 @@
 /**
  * The factors a design varies, one group per factor ("Factor 1", "Factor 2"…): which
  * factor, which direction (downstream, upstream, or both with the same level) and its
- * levels; "Add factor" and "Remove factor <n>".
+ * levels; "Add factor" and "Remove factor <n>". An empty Levels field is not marked before the
+ * researcher has typed in it or left it (issue 35: red before any input reads as a mistake).
  */
+import { useState } from 'react';
+
 import type { DesignDirection, FactorInfo } from '../../api';
 import { Field } from '../ui';
 import { designFactors } from './designDraft';
@@ -23,6 +26,9 @@ interface Props {
 
 export function DesignFactorRows({ factors, rows, onChange, errors }: Props) {
   const choices = designFactors(factors);
+  // Rows whose Levels field the researcher has left: from then on an empty one is an error.
+  const [visited, setVisited] = useState<ReadonlySet<number>>(new Set());
+  const levelsError = (row: FactorRow, i: number) => (row.levels.trim() !== '' || visited.has(row.id) ? errors[`rows.${i}.levels`] : undefined);
   const update = (i: number, patch: Partial<FactorRow>) => {
     onChange(rows.map((row, j) => (j === i ? { ...row, ...patch } : row)));
   };
@@ -65,9 +71,9 @@ export function DesignFactorRows({ factors, rows, onChange, errors }: Props) {
                 </select>
               )}
             </Field>
-            <Field label={`Levels${unit}`} error={errors[`rows.${i}.levels`]} hint={factor?.kind === 'nominal' ? `Comma-separated among ${factor.choices.join(', ')}; the first is the baseline's.` : "Comma-separated; the first is the baseline's."}>
+            <Field label={`Levels${unit}`} error={levelsError(row, i)} hint={factor?.kind === 'nominal' ? `Comma-separated among ${factor.choices.join(', ')}; the first is the baseline's.` : "Comma-separated; the first is the baseline's."}>
               {(props) => (
-                <input {...props} value={row.levels} placeholder={factor?.kind === 'nominal' ? factor.choices.slice(0, 2).join(', ') : '0, 100, 200'} onChange={(e) => { update(i, { levels: e.target.value }); }} />
+                <input {...props} value={row.levels} placeholder={factor?.kind === 'nominal' ? factor.choices.slice(0, 2).join(', ') : '0, 100, 200'} onChange={(e) => { update(i, { levels: e.target.value }); }} onBlur={() => { setVisited(new Set(visited).add(row.id)); }} />
               )}
             </Field>
             {rows.length > 1 && (

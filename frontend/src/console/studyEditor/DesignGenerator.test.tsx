@@ -166,4 +166,16 @@ describe('DesignGenerator', { timeout: 20_000 }, () => {
     expect(calls.every((c) => c.body.dry_run)).toBe(true);
     expect(calls.at(-1)?.body).toMatchObject({ kind: 'one_at_a_time', factors: [{ key: 'delay_ms', levels: [0, 50] }] });
   });
+
+  it('does not mark the empty Levels field before the researcher has typed in it or left it', () => {
+    stubServer(() => ({ status: 200, body: { count: 0, session_minutes: 0, scenarios: [] } }));
+    const { region } = renderGenerator();
+    const levels = within(within(region).getByRole('group', { name: 'Factor 1' })).getByLabelText(/^Levels/);
+    expect(levels).not.toHaveAttribute('aria-invalid', 'true');
+    expect(within(region).getByTestId('design-preview')).toHaveTextContent('Give the levels of each factor to see the preview.');
+    // Left empty: now it is a mistake, said at the field.
+    fireEvent.blur(levels);
+    expect(levels).toHaveAttribute('aria-invalid', 'true');
+    expect(levels).toHaveAccessibleDescription(/Give the levels of delay/);
+  });
 });

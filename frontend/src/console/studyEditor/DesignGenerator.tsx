@@ -58,6 +58,8 @@ export function DesignGenerator({ study, catalog, onApplied }: { study: StudyDet
   const fresh = request !== null && JSON.stringify(request) === JSON.stringify(debounced) && !preview.isPlaceholderData;
   const previewErrors = preview.isError ? serverErrors(preview.error, 'base') : {};
   const shownErrors = { ...previewErrors, ...errors };
+  // Nothing typed yet: the empty Levels fields are not marked, so say what the preview waits for.
+  const noLevelsYet = draft.rows.every((r) => r.levels.trim() === '');
   const canApply = fresh && preview.isSuccess && !preview.isFetching && !apply.busy;
 
   const change = (next: DesignDraft) => {
@@ -104,10 +106,11 @@ export function DesignGenerator({ study, catalog, onApplied }: { study: StudyDet
           draft={draft.base[d]}
           onChange={(value) => { change({ ...draft, base: { ...draft.base, [d]: value } }); }}
           errors={directionErrors(shownErrors, d)}
+          warnJitterWithoutDelay={false}
         />
       ))}
       {errors[''] && <p className="field-error" role="alert">{errors['']}</p>}
-      <DesignPreview catalog={catalog} preview={preview} invalid={request === null} waiting={request !== null && !fresh} fieldErrors={previewErrors} scale={primaryScale(study)} />
+      <DesignPreview catalog={catalog} preview={preview} invalid={request === null} invalidHint={noLevelsYet ? 'Give the levels of each factor to see the preview.' : undefined} waiting={request !== null && !fresh} fieldErrors={previewErrors} scale={primaryScale(study)} />
       <p>
         <button type="button" className="button button--primary" disabled={!canApply} onClick={() => void applyDesign()}>
           Apply design

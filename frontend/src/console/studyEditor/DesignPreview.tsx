@@ -18,6 +18,8 @@ interface Props {
   preview: UseQueryResult<DesignResult>;
   /** The form is invalid: no preview until it is fixed. */
   invalid: boolean;
+  /** Why there is no preview, when not "fix the marked fields" (e.g. no levels given yet). */
+  invalidHint?: string | undefined;
   /** The form changed since the preview shown: a new one is on its way. */
   waiting: boolean;
   /** The refusal's errors that belong to a field (shown there): not repeated here. */
@@ -26,10 +28,10 @@ interface Props {
   scale: { low: number; high: number };
 }
 
-export function DesignPreview({ catalog, preview, invalid, waiting, fieldErrors, scale }: Props) {
+export function DesignPreview({ catalog, preview, invalid, invalidHint, waiting, fieldErrors, scale }: Props) {
   let body;
   if (invalid) {
-    body = <p className="muted">Fix the fields marked above to see the preview.</p>;
+    body = <p className="muted">{invalidHint ?? 'Fix the fields marked above to see the preview.'}</p>;
   } else if (preview.isError) {
     const error = preview.error;
     const message = error instanceof ApiError ? (error.detail ?? error.message) : error.message;

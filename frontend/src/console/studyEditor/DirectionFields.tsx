@@ -5,6 +5,10 @@
  * is set or wrong). Accessible names: "<Direction> <label> (<unit>)", e.g.
  * "Downstream Delay (ms)", "Upstream Burst loss: p (good→bad) (%)"; the checkbox
  * "Downstream burst loss (Gilbert–Elliott)"; the disclosure "More factors (downstream)".
+ *
+ * Jitter on 0 ms delay is allowed (netem_profile.validate: a common grid level) but warned
+ * about, without blocking (issue 35): netem draws each packet's delay around the delay and
+ * sends the draws below 0 ms at once, so the jitter is one-sided, not ± as on a delay.
  */
 import { useState } from 'react';
 
@@ -22,9 +26,19 @@ interface Props {
   onChange: (draft: DirectionDraft) => void;
   /** Errors keyed by factor key (`loss_pct`, `ge_p_pct`), `gilbert_elliott` and `""`. */
   errors: Record<string, string>;
+  /** Warn about jitter on 0 ms delay (off where the delay is varied elsewhere, e.g. a design's base). */
+  warnJitterWithoutDelay?: boolean;
 }
 
-export function DirectionFields({ direction, legend, factors, draft, onChange, errors }: Props) {
+/** The warning for jitter on 0 ms delay, or null (see the module's docstring). */
+export function jitterWithoutDelay(values: Record<string, string | undefined>): string | null {
+  const jitter = Number(values.jitter_ms ?? 0);
+  const delay = Number(values.delay_ms ?? 0);
+  if (!(jitter > 0) || delay !== 0) return null;
+  return `Jitter ${String(jitter)} ms on 0 ms delay: netem sends the packets whose draw falls below 0 ms at once, so the jitter only adds delay (not ± ${String(jitter)} ms). Allowed; set a delay of at least the jitter for jitter around a delay.`;
+}
+
+export function DirectionFields({ direction, legend, factors, draft, onChange, errors, warnJitterWithoutDelay = true }: Props) {
   const groups = groupFactors(factors);
   const name = DIRECTION_NAMES[direction];
   const moreSet = groups.more.some((f) => draft.values[f.key] !== String(f.neutral) || errors[f.key]);
@@ -41,6 +55,11 @@ export function DirectionFields({ direction, legend, factors, draft, onChange, e
       <legend>{legend}</legend>
       {errors[''] && <p className="field-error" role="alert">{errors['']}</p>}
       <div className="form--grid">{groups.main.map(field)}</div>
+      {warnJitterWithoutDelay && jitterWithoutDelay(draft.values) && (
+        <p className="field-hint field-hint--warn" role="status" data-testid={`jitter-warning-${direction}`}>
+          {jitterWithoutDelay(draft.values)}
+        </p>
+      )}
       {groups.burst.length > 0 && (
         <fieldset className="direction-fields__burst">
           <legend>Burst loss (Gilbert–Elliott)</legend>

@@ -147,6 +147,17 @@ describe('RatingItemsEditor', { timeout: 20_000 }, () => {
   });
 });
 
+describe('the scale select (issue 35: "ACR-5 (absolute cate" was clipped)', () => {
+  it('offers short kind names and describes the chosen kind under the select', () => {
+    fakeApi({ status: 200, body: exampleStudy });
+    render(withQueries(<RatingItemsEditor study={exampleStudy} onSaved={vi.fn()} />));
+    const select = screen.getByLabelText('Scale of overall');
+    const names = within(select).getAllByRole('option').map((o) => o.textContent);
+    expect(names).toEqual(['ACR-5', 'DCR-5', 'Discrete k-point', 'Continuous slider', 'Yes / no']);
+    expect(select).toHaveAccessibleDescription(/^ACR-5: absolute category rating, 1 bad … 5 excellent/);
+  });
+});
+
 describe('placeFieldErrors', () => {
   it('files a message under the path it starts with, when that path lies under its key', () => {
     expect(

@@ -129,7 +129,7 @@ export function RatingItemsEditor({ study, onSaved }: { study: StudyDetail; onSa
       </div>
       <div className="form card">
         <AcceptanceFields acceptance={draft.acceptance} items={draft.items} err={errorsUnder(errors, 'acceptance').at} onChange={(acceptance) => { set({ acceptance }); }} />
-        <TrainingFields training={draft.training} scenarios={study.scenarios} err={errorsUnder(errors, 'training').at} onChange={(training) => { set({ training }); }} />
+        <TrainingFields training={draft.training} scenarios={study.scenarios} scenarioSeconds={study.seconds_per_scenario} err={errorsUnder(errors, 'training').at} onChange={(training) => { set({ training }); }} />
         <Field label="Fast answer floor (ms)" error={errors.min_response_ms} hint="Ratings submitted faster than this after the rating screen appeared count as fast.">
           {(props) => <input {...props} type="number" inputMode="numeric" value={draft.min_response_ms} onChange={(e) => { set({ min_response_ms: e.target.value }); }} />}
         </Field>

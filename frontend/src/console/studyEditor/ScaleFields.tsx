@@ -1,7 +1,7 @@
 /** One item's scale in the rating items editor: its kind, range, step and labelled points/anchors. */
 import { Field } from '../ui';
 import type { ErrorsAt } from './fieldErrorsUnder';
-import { FIVE_POINT, KIND_NAMES, defaultScale } from './ratingItemDraft';
+import { FIVE_POINT, KIND_DESCRIPTIONS, KIND_NAMES, defaultScale } from './ratingItemDraft';
 import type { LabelDraft, ScaleDraft } from './ratingItemDraft';
 import type { RatingPresets, ScaleKind } from './ratingSettings';
 
@@ -31,7 +31,7 @@ export function ScaleFields({
   };
   return (
     <div className="rating-scale">
-      <Field label={`Scale of ${name}`} error={err('kind') ?? err('')}>
+      <Field label={`Scale of ${name}`} error={err('kind') ?? err('')} hint={KIND_DESCRIPTIONS[scale.kind]}>
         {(props) => (
           <select {...props} value={scale.kind} onChange={(e) => { onChange(defaultScale(e.target.value as ScaleKind, scales)); }}>
             {KINDS.map((kind) => (

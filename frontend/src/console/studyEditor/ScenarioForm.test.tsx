@@ -112,4 +112,21 @@ describe('ScenarioForm', { timeout: 20_000 }, () => {
     expect(calls[0]).toMatchObject({ method: 'PATCH', url: '/api/v1/scenarios/9/' });
     expect(calls[0]?.body).toMatchObject({ downstream: { delay_ms: 60, gilbert_elliott: { r_pct: 25 } }, upstream: { rate_kbit: 2000 } });
   });
+
+  it('warns about jitter on 0 ms delay without blocking the save (netem sends draws below 0 at once)', async () => {
+    const calls = recordFetch({ status: 201, body: {} });
+    renderForm();
+    type('Code', 'J1');
+    type('Downstream Jitter (ms)', '10');
+    const warning = screen.getByTestId('jitter-warning-downstream');
+    expect(warning).toHaveTextContent('Jitter 10 ms on 0 ms delay');
+    expect(screen.queryByTestId('jitter-warning-upstream')).toBeNull();
+    type('Downstream Delay (ms)', '50');
+    expect(screen.queryByTestId('jitter-warning-downstream')).toBeNull();
+    type('Downstream Delay (ms)', '0');
+    fireEvent.click(screen.getByRole('button', { name: 'Add scenario' }));
+    await waitFor(() => {
+      expect(calls).toHaveLength(1);
+    });
+  });
 });

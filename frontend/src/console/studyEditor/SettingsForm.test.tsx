@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { recordFetch } from '../../test/fetchMock';
@@ -35,5 +35,17 @@ describe('SettingsForm', { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await screen.findByText('Saved.');
     expect(calls[0]?.body).toMatchObject({ rehearsal: false });
+  });
+
+  it('shows the scale labels read-only, points to the rating items, and never sends them', async () => {
+    const calls = recordFetch({ status: 200, body: exampleStudy });
+    render(withQueries(<SettingsForm study={exampleStudy} onSaved={vi.fn()} />));
+    const labels = screen.getByRole('group', { name: 'Rating scale labels' });
+    expect(within(labels).queryByRole('textbox')).toBeNull();
+    expect(within(labels).getByTestId('settings-scale-labels')).toHaveTextContent('overall: 1 Bad · 2 Poor · 3 Fair · 4 Good · 5 Excellent');
+    expect(within(labels).getByRole('link', { name: 'Rating items' })).toHaveAttribute('href', '#rating-items-heading');
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await screen.findByText('Saved.');
+    expect(calls[0]?.body).not.toHaveProperty('scale_labels');
   });
 });

@@ -1,4 +1,8 @@
-/** The study's settings form: timing, order policy, scale, language and the rehearsal flag. */
+/**
+ * The study's settings form: timing, order policy, language and the rehearsal flag. The scale
+ * labels are shown read-only, with a pointer: they are set in one place only, each item's in
+ * the rating items editor (issue 35: two places to set them disagreed).
+ */
 import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
 
@@ -16,7 +20,6 @@ export function SettingsForm({ study, onSaved }: { study: StudyDetail; onSaved: 
     free_play_minutes: String(study.free_play_minutes),
     order_policy: study.order_policy,
     retest_round: study.retest_round,
-    scale_labels: study.scale_labels.join(', '),
     language: study.language,
     rehearsal: study.rehearsal,
   });
@@ -39,10 +42,6 @@ export function SettingsForm({ study, onSaved }: { study: StudyDetail; onSaved: 
       retest_round: draft.retest_round,
       language: draft.language,
       rehearsal: draft.rehearsal,
-      scale_labels: draft.scale_labels
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
     };
     const result = await action.run(() => sendJSON<StudyDetail>('PATCH', studyPath(study.id), body));
     if (result) {
@@ -105,9 +104,7 @@ export function SettingsForm({ study, onSaved }: { study: StudyDetail; onSaved: 
             </select>
           )}
         </Field>
-        <Field label="Rating scale labels (lowest first, comma-separated)" error={errors.scale_labels}>
-          {(props) => <input {...props} value={draft.scale_labels} onChange={(e) => { set({ scale_labels: e.target.value }); }} />}
-        </Field>
+        <ScaleLabelsSummary study={study} />
         <div className="field field--checkbox">
           <label>
             <input type="checkbox" checked={draft.retest_round} onChange={(e) => { set({ retest_round: e.target.checked }); }} /> Repeat
@@ -137,3 +134,23 @@ export function SettingsForm({ study, onSaved }: { study: StudyDetail; onSaved: 
   );
 }
 
+/** The labels of each rating item's scale, read-only, and where to change them. */
+function ScaleLabelsSummary({ study }: { study: StudyDetail }) {
+  return (
+    <div className="field" role="group" aria-labelledby="settings-scale-labels">
+      <p id="settings-scale-labels" className="field-label">
+        Rating scale labels
+      </p>
+      <ul className="plain-list" data-testid="settings-scale-labels">
+        {study.rating_items.map((item) => (
+          <li key={item.key}>
+            {item.key}: {item.scale.labels.length > 0 ? item.scale.labels.map((l) => `${l.value} ${l.text.en}`).join(' · ') : `${item.scale.min}–${item.scale.max}, no labels`}
+          </li>
+        ))}
+      </ul>
+      <p className="field-hint">
+        Set per rating item, under <a href="#rating-items-heading">Rating items</a>.
+      </p>
+    </div>
+  );
+}

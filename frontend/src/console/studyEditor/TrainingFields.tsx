@@ -1,12 +1,28 @@
 /**
  * The training phase: anchor scenarios played and rated before the test (stored marked as
  * training, excluded from every analysis). Default anchors: the baseline and the most
- * impaired scenario (largest delay ms + 10 × loss % over both directions).
+ * impaired scenario (largest delay ms + 10 × loss % over both directions). Switching training on
+ * starts from those anchors, ticked, and from the study's scenario time (clamped to the
+ * server's 10–600 s): a training scenario should last as long as the rated ones (issue 35).
  */
 import type { Scenario } from '../../api';
 import { Field } from '../ui';
 import type { ErrorsAt } from './fieldErrorsUnder';
 import { defaultAnchors } from './ratingSettings';
+
+/** The server's bounds of `training.seconds` (rating_items.validate_training). */
+const TRAINING_SECONDS = { min: 10, max: 600 };
+
+/** The training time that matches a scenario time: the same, within the bounds above. */
+export function trainingSecondsFor(scenarioSeconds: number): number {
+  return Math.min(TRAINING_SECONDS.max, Math.max(TRAINING_SECONDS.min, scenarioSeconds));
+}
+
+/** What the anchor note says: the defaults only while none is ticked, else the chosen ones. */
+export function anchorNote(chosen: readonly string[], defaults: readonly string[]): string {
+  if (chosen.length === 0) return `None chosen: the baseline and the most impaired scenario (${defaults.join(', ') || 'none yet'}) are played.`;
+  return `Played in this order: ${chosen.join(', ')}. With none ticked, the baseline and the most impaired scenario are played.`;
+}
 
 export interface TrainingDraft {
   enabled: boolean;
@@ -17,11 +33,14 @@ export interface TrainingDraft {
 export function TrainingFields({
   training,
   scenarios,
+  scenarioSeconds,
   err,
   onChange,
 }: {
   training: TrainingDraft;
   scenarios: readonly Scenario[];
+  /** The study's seconds per scenario: the default training time. */
+  scenarioSeconds: number;
   /** Errors under `training`. */
   err: ErrorsAt;
   onChange: (training: TrainingDraft) => void;
@@ -46,8 +65,13 @@ export function TrainingFields({
             type="checkbox"
             checked={training.enabled}
             onChange={(e) => {
-              // Switching training on starts from the default anchors.
-              set({ enabled: e.target.checked, scenarios: e.target.checked && training.scenarios.length === 0 ? defaults : training.scenarios });
+              // Switching training on starts from the default anchors and the scenario time.
+              const on = e.target.checked;
+              set({
+                enabled: on,
+                scenarios: on && training.scenarios.length === 0 ? defaults : training.scenarios,
+                seconds: on ? String(trainingSecondsFor(scenarioSeconds)) : training.seconds,
+              });
             }}
           />{' '}
           Train participants on anchor scenarios before the first rated one
@@ -66,11 +90,11 @@ export function TrainingFields({
               </label>
             ))}
             <p id="training-anchors-hint" className="field-hint">
-              None chosen: the baseline and the most impaired scenario ({defaults.join(', ') || 'none yet'}).
+              {anchorNote(training.scenarios, defaults)}
             </p>
             {err('scenarios') && <p className="field-error">{err('scenarios')}</p>}
           </fieldset>
-          <Field label="Seconds per training scenario" error={err('seconds')} hint="10–600 s.">
+          <Field label="Seconds per training scenario" error={err('seconds')} hint={`10–600 s; the study's scenarios play ${scenarioSeconds} s.`}>
             {(props) => <input {...props} type="number" inputMode="numeric" value={training.seconds} onChange={(e) => { set({ seconds: e.target.value }); }} />}
           </Field>
         </>

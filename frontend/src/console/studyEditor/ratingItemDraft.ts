@@ -31,12 +31,22 @@ export interface ItemDraft {
 /** Kinds with fixed points 1..5 and all five labelled. */
 export const FIVE_POINT: readonly ScaleKind[] = ['acr5', 'dcr5'];
 
+/** Short enough for the select at any width; the long name is the field's hint (issue 35: clipped). */
 export const KIND_NAMES: Record<ScaleKind, string> = {
-  acr5: 'ACR-5 (absolute category rating)',
-  dcr5: 'DCR-5 (degradation vs. the baseline)',
-  discrete: 'Discrete k-point scale',
+  acr5: 'ACR-5',
+  dcr5: 'DCR-5',
+  discrete: 'Discrete k-point',
   continuous: 'Continuous slider',
   binary: 'Yes / no',
+};
+
+/** What each scale kind is, shown under the select. */
+export const KIND_DESCRIPTIONS: Record<ScaleKind, string> = {
+  acr5: 'ACR-5: absolute category rating, 1 bad … 5 excellent (ITU-T P.910).',
+  dcr5: 'DCR-5: degradation compared with the baseline, 1 very annoying … 5 imperceptible.',
+  discrete: 'Discrete k-point scale: whole points from the lowest to the highest value.',
+  continuous: 'Continuous slider: any value in the range, or on the step.',
+  binary: 'Yes / no: 1 yes, 0 no.',
 };
 
 const labels = (texts: [string, string][]) => texts.map(([en, de], i) => ({ value: i + 1, text: { en, de } }));

@@ -164,7 +164,7 @@ def _renewal_failed(session: Session, now: datetime, exc: AgentError) -> None:
     if session.state == State.PLAYING:
         pause_session(
             session,
-            State.APPLYING,
+            State.PLAYING,
             f"Heartbeat failed during {describe_position(session)}: {exc}. "
             "The scenario will be replayed after resuming.",
         )

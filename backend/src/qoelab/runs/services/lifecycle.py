@@ -104,10 +104,7 @@ def pause(session_id: int, reason: str = "") -> Session:
     with locked(session_id) as session:
         if session.state not in ACTIVE_STATES or session.state == State.PAUSED:
             raise WrongState(f"only a running session can be paused (state {session.state})")
-        resume_to = session.state
-        if resume_to == State.PLAYING:
-            resume_to = State.APPLYING  # an interrupted scenario is replayed in full
-        pause_session(session, resume_to, f"Paused by the researcher. {reason}".strip())
+        pause_session(session, session.state, f"Paused by the researcher. {reason}".strip())
         return session
 
 
@@ -117,6 +114,8 @@ def resume(session_id: int) -> Session:
         if session.state != State.PAUSED:
             raise WrongState(f"only a paused session can be resumed (state {session.state})")
         target = session.paused_from or State.QUESTIONNAIRE
+        if target == State.PLAYING:
+            target = State.APPLYING  # an interrupted scenario is replayed in full
         session.paused_from = ""
         session.paused_at = None
         note(session, "Resumed.")

@@ -88,12 +88,14 @@ def describe_position(session: Session) -> str:
     return f"scenario {session.current_index + 1} of {session.scenario_count} ({code})"
 
 
-def pause_session(session: Session, resume_to: str, message: str) -> None:
-    """Pause the session; ``resume_to`` is the state :func:`lifecycle.resume` re-enters."""
-    session.paused_from = resume_to
+def pause_session(session: Session, paused_from: str, message: str) -> None:
+    """Pause the session; ``paused_from`` is the phase it was in (issue 35: the console says
+    "Paused (from Playing)" for a scenario that was playing). :func:`lifecycle.resume`
+    re-enters that phase, except that an interrupted scenario is replayed in full."""
+    session.paused_from = paused_from
     session.paused_at = timezone.now()
     note(session, message)
-    if resume_to in (State.APPLYING, State.PLAYING):
+    if paused_from in (State.APPLYING, State.PLAYING):
         # The scenario is replayed after resuming: its verified state no longer holds.
         session.applied_profile = None
         session.applied_at = None

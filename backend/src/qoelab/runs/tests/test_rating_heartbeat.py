@@ -109,6 +109,6 @@ def test_a_lease_run_out_while_playing_still_pauses_the_session(
     _renewal_overdue(sid)
     services.tick(sid)
     row = Session.objects.get(pk=sid)
-    assert row.state == "paused" and row.paused_from == "applying"
+    assert row.state == "paused" and row.paused_from == "playing"
     assert "Heartbeat failed during scenario 1" in row.message
     assert "lease renewal failed" in row.message
