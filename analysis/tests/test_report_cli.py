@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from qoe_analysis import analyze
+from qoe_analysis import __version__, analyze
 from qoe_analysis.cli import main
 from qoe_analysis.report import NoReliableRatersError, _rater_status, rows_of
 
@@ -190,7 +190,7 @@ def test_cli_synth(tmp_path: Path) -> None:
 def test_console_script_version() -> None:
     exe = Path(sys.executable).with_name("qoe-analysis")
     out = subprocess.run([str(exe), "--version"], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "qoe-analysis 0.1.0"
+    assert out.stdout.strip() == f"qoe-analysis {__version__}"
 
 
 def test_import_has_no_heavy_side_effects() -> None:
