@@ -227,15 +227,32 @@ def run_session(
 # --- the results explorer -----------------------------------------------------------------------
 
 
+#: One read of every figure's id, state and point count, in a single browser call.
+_FIGURES_JS = (
+    "els => els.map(e => [e.dataset.chart || '', e.dataset.state || '', "
+    "Number(e.dataset.points || -1)])"
+)
+
+
+def settled_figures(page: Any) -> list[tuple[str, str, int]]:
+    """The figures once two reads a quarter second apart agree: the page re-renders while
+    its analysis arrives, and reading one figure after another (nth(i)) across such a
+    re-render mixes two pages."""
+    previous: list[tuple[str, str, int]] | None = None
+    for _ in range(40):
+        current = [tuple(f) for f in page.locator("figure[data-chart]").evaluate_all(_FIGURES_JS)]
+        if current == previous:
+            return current  # type: ignore[return-value]
+        previous = current
+        page.wait_for_timeout(250)
+    raise AssertionError(f"the figures never settled: {previous}")
+
+
 def figure_states(page: Any) -> dict[str, tuple[str, int]]:
-    """Every figure: drawn with points, or not computable with its reason; none in error."""
+    """Every figure of the settled page: drawn with points, or not computable with its
+    reason; none in error, none twice."""
     out: dict[str, tuple[str, int]] = {}
-    figures = page.locator("figure[data-chart]")
-    for i in range(figures.count()):
-        figure = figures.nth(i)
-        chart = figure.get_attribute("data-chart") or ""
-        state = figure.get_attribute("data-state") or ""
-        points = int(figure.get_attribute("data-points") or "-1")
+    for chart, state, points in settled_figures(page):
         if state == "drawn":
             assert points > 0, f"{chart} is drawn with {points} points"
         elif state == "not-computable":
@@ -243,7 +260,7 @@ def figure_states(page: Any) -> dict[str, tuple[str, int]]:
             expect(reason).to_have_text(re.compile(r"^Not computable yet\W+\w"))
             assert points == 0, (chart, points)
         else:
-            text = figure.inner_text()
+            text = page.locator(f"figure[data-chart='{chart}']").first.inner_text()
             raise AssertionError(f"figure {chart} is in state {state!r}: {text[:500]}")
         assert chart not in out, f"two figures {chart}"
         out[chart] = (state, points)
