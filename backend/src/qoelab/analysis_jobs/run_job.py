@@ -41,9 +41,8 @@ from qoelab.core.background_jobs import (
     SUPERSEDED,
     JobSuperseded,
     TimeLimit,
-    claim,
+    begin_run,
     fresh_connection,
-    lost_too_often,
     time_limit,
 )
 from qoelab.datasets.facts import stored_dataset
@@ -76,17 +75,17 @@ def run_analysis_job(job_id: int, *, worker: str) -> str:
     job = AnalysisJob.objects.filter(pk=job_id).first()
     if job is None:
         return "missing"
-    if job.state in {JobState.SUCCEEDED, JobState.FAILED}:
-        return str(job.state)  # a message delivered again after the job finished
-    lost = lost_too_often(job, "analysis")
-    if lost:
-        AnalysisJob.objects.filter(pk=job_id, attempts=job.attempts).update(
-            state=JobState.FAILED, error=lost, finished_at=timezone.now()
+    attempts = job.attempts
+
+    def fail(reason: str) -> None:
+        AnalysisJob.objects.filter(pk=job_id, attempts=attempts).update(
+            state=JobState.FAILED, error=reason, finished_at=timezone.now()
         )
-        return JobState.FAILED
-    mine = claim(job, "loading" if job.input_sha256 else BUILDING, worker=worker)
-    if mine is None:  # another delivery of the message claimed it at the same moment
-        return SUPERSEDED
+
+    stage = "loading" if job.input_sha256 else BUILDING
+    mine = begin_run(job, "analysis", stage, worker=worker, fail=fail)
+    if isinstance(mine, str):
+        return mine
     last_write = 0.0
 
     def progress(fraction: float, stage: str) -> None:

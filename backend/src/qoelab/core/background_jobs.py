@@ -15,6 +15,7 @@ its worker every time leaves the queue after ``MAX_ATTEMPTS`` deliveries.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -173,6 +174,24 @@ def fresh_connection() -> None:
     """
     if not connection.in_atomic_block:
         connection.close()
+
+
+def begin_run(
+    job: Job, what: str, stage: str, *, worker: str, fail: Callable[[str], None], **extra: Any
+) -> QuerySet[Job] | str:
+    """The start of every run of a job (an ``what``: "import", "analysis"): the job's state
+    when it has finished (its message was delivered again); ``failed`` after ``fail(reason)``
+    when its worker was lost too often (:func:`lost_too_often`); :data:`SUPERSEDED` when
+    another delivery claimed it first; else the queryset this run writes through
+    (:func:`claim`)."""
+    if job.state in {JobState.SUCCEEDED, JobState.FAILED}:
+        return str(job.state)
+    lost = lost_too_often(job, what)
+    if lost:
+        fail(lost)
+        return str(JobState.FAILED)
+    mine = claim(job, stage, worker=worker, **extra)
+    return SUPERSEDED if mine is None else mine
 
 
 class JobTask(Task):  # type: ignore[misc]  # celery is untyped

@@ -17,6 +17,7 @@ The stored files are removed once the job has succeeded or failed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +30,8 @@ from qoelab.core.background_jobs import (
     SUPERSEDED,
     JobState,
     JobSuperseded,
-    claim,
+    begin_run,
     fresh_connection,
-    lost_too_often,
 )
 from qoelab.datasets.models import DatasetJob
 from qoelab.datasets.problems import capped, headline
@@ -113,15 +113,16 @@ def run_dataset_job(job_id: int, *, worker: str) -> str:
     job = DatasetJob.objects.filter(pk=job_id).first()
     if job is None:
         return "missing"
-    if job.state in {JobState.SUCCEEDED, JobState.FAILED}:
-        return str(job.state)  # a message delivered again after the job finished
-    lost = lost_too_often(job, "import")
-    if lost:
-        finish_failed(job_id, lost)
-        return JobState.FAILED
-    mine = claim(job, "reading the files", worker=worker, rows_done=0)
-    if mine is None:
-        return SUPERSEDED
+    mine = begin_run(
+        job,
+        "import",
+        "reading the files",
+        worker=worker,
+        fail=partial(finish_failed, job_id),
+        rows_done=0,
+    )
+    if isinstance(mine, str):
+        return mine
     try:
         dataset = _load(job)
         if not mine.update(rows_done=job.rows_total, progress=READING_SHARE, stage="writing"):

@@ -18,6 +18,7 @@ job has succeeded or failed.
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
@@ -27,9 +28,8 @@ from qoelab.core.background_jobs import (
     JobState,
     JobSuperseded,
     TimeLimit,
-    claim,
+    begin_run,
     fresh_connection,
-    lost_too_often,
     time_limit,
 )
 from qoelab.exports.import_cells import ImportRejected
@@ -72,15 +72,16 @@ def run_import_job(job_id: int, *, worker: str) -> str:
     job = ImportJob.objects.select_related("study").filter(pk=job_id).first()
     if job is None:
         return "missing"
-    if job.state in {JobState.SUCCEEDED, JobState.FAILED}:
-        return str(job.state)  # a message delivered again after the job finished
-    lost = lost_too_often(job, "import")
-    if lost:
-        finish_failed(job_id, lost)
-        return JobState.FAILED
-    mine = claim(job, "checking rows", worker=worker, rows_done=0)
-    if mine is None:
-        return SUPERSEDED
+    mine = begin_run(
+        job,
+        "import",
+        "checking rows",
+        worker=worker,
+        fail=partial(finish_failed, job_id),
+        rows_done=0,
+    )
+    if isinstance(mine, str):
+        return mine
     last_write = 0.0
 
     def progress(rows: int) -> None:
