@@ -6,7 +6,7 @@ VENV_STAMP := .venv/.synced
 NODE_STAMP := frontend/node_modules/.package-lock.json
 FRONTEND_BUILD := frontend/dist/index.html
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/participant.html frontend/vite.config.ts frontend/tsconfig*.json frontend/package.json -type f 2>/dev/null)
-PYTHON_MANIFESTS := pyproject.toml uv.lock backend/pyproject.toml analysis/pyproject.toml netem-agent/pyproject.toml netem-profile/pyproject.toml
+PYTHON_MANIFESTS := pyproject.toml uv.lock backend/pyproject.toml analysis/pyproject.toml netem-agent/pyproject.toml netem-profile/pyproject.toml steer/pyproject.toml
 
 .PHONY: help demo demo-reset test lint format bench frontend python node clean screenshots
 

@@ -8,10 +8,14 @@ what that test checks.
 from __future__ import annotations
 
 import re
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from flows import ANALYSIS_TIMEOUT_MS
 from live_server import REPO, LiveApp
+from playwright.sync_api import expect
+from steer_daemon import TIMEOUT_MS, Daemon, register
 from test_dataset_import import DATASET, import_and_wait, read_columns
 
 IMAGES = REPO / "docs" / "images"
@@ -55,3 +59,21 @@ def dataset_import_shots(page: Any, app: LiveApp) -> None:
     figure.scroll_into_view_if_needed()
     page.wait_for_timeout(800)  # Chart.js animates the new series in
     save(figure, "results-marginals.png")
+
+
+def steering_shots(page: Any) -> None:
+    """The steering console (issue 33) on a real ``qoe-steer`` daemon (dry-run actuator,
+    injected measurements) just after it moved the game flow off the degraded path a."""
+    with tempfile.TemporaryDirectory() as tmp:
+        daemon = Daemon(Path(tmp))
+        try:
+            register(page, daemon)
+            flow = page.get_by_test_id("flow-game")
+            expect(flow).to_contain_text("path a", timeout=TIMEOUT_MS)
+            page.wait_for_timeout(4000)  # a few windows of history in the chart
+            daemon.a_delay_ms = 120.0
+            expect(flow).to_contain_text("path b", timeout=TIMEOUT_MS)
+            page.wait_for_timeout(4500)  # the chart shows the path after the move too
+            save(page, "steering-console.png", full_page=True)
+        finally:
+            daemon.stop()

@@ -31,7 +31,7 @@ from flows import (
 )
 from live_server import CHROMIUM, CHROMIUM_ARGS, serve_app
 from playwright.sync_api import sync_playwright
-from screenshot_flows import IMAGES, dataset_import_shots, save
+from screenshot_flows import IMAGES, dataset_import_shots, save, steering_shots
 
 
 def main() -> int:
@@ -103,6 +103,8 @@ def main() -> int:
 
         # A P.809-like dataset through the web import, and its MOS by factor level.
         dataset_import_shots(page, app)
+        # The steering console on a live qoe-steer daemon.
+        steering_shots(page)
         browser.close()
     return 0
 

@@ -31,4 +31,4 @@ UV_PYTHON_DOWNLOADS=never .venv/bin/uv sync --frozen --compile-bytecode --quiet
 # The workspace's own packages are installed editable (their sources stay in the tree,
 # outside site-packages): compile them too. A .pyc that an edit makes stale is ignored.
 .venv/bin/python -m compileall -q -j 0 \
-  backend/src analysis/src netem-agent/src netem-profile/src testkit/src >/dev/null
+  backend/src analysis/src netem-agent/src netem-profile/src steer/src testkit/src >/dev/null

@@ -34,6 +34,7 @@ PYTHON_ROOTS = (
     "analysis/tests",
     "netem-agent",
     "netem-profile",
+    "steer",
     "testkit",
     "e2e",
     "deploy",

@@ -20,7 +20,7 @@ check() {  # check NAME COMMAND...
 
 check ruff-format .venv/bin/ruff format --check .
 check ruff .venv/bin/ruff check .
-for package in backend analysis netem-agent netem-profile testkit; do
+for package in backend analysis netem-agent netem-profile testkit steer; do
   check "mypy-$package" .venv/bin/mypy --config-file "$package/pyproject.toml" "$package/src"
 done
 check tsc npm run --prefix frontend --silent typecheck

@@ -2,7 +2,7 @@
 # Run every test suite, even after one fails, then print one summary.
 # QOELAB_STRICT=1 (set by .ci/run) turns a missing prerequisite or any skipped test into a
 # failure: CI must run every suite for real.
-# Usage: scripts/run-tests.sh [suite...]   (default: all; suites: testkit backend analysis agent deploy frontend browser)
+# Usage: scripts/run-tests.sh [suite...]   (default: all; suites: testkit backend analysis agent steer deploy frontend browser)
 # The agent suite runs the netem-profile tests first (summary line "profile").
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -10,7 +10,7 @@ RESULTS=var/test-results
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(testkit backend analysis agent deploy frontend browser)
+[ ${#suites[@]} -eq 0 ] && suites=(testkit backend analysis agent steer deploy frontend browser)
 status=0
 
 run_suite() {  # run_suite NAME COMMAND...
@@ -41,6 +41,9 @@ for suite in "${suites[@]}"; do
       scripts/check-prereqs.sh kernel || echo "(the agent's kernel tests will report the missing package)"
       pytest_suite profile netem-profile  # the profile schema the agent and the backend share
       pytest_suite agent netem-agent ;;
+    steer)
+      scripts/check-prereqs.sh kernel || echo "(the steering service's kernel tests will report the missing package)"
+      pytest_suite steer steer ;;
     deploy) pytest_suite deploy deploy ;;
     frontend)
       run_suite frontend npm --prefix frontend run --silent test -- \

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from qoe_analysis import analyze, load_ratings, report
+from qoe_analysis import analyze, load_ratings, report_study
 from qoe_analysis.scales import default_sidecar, parse_sidecar
 from qoe_analysis.tidy.validation import is_validated, validate_ratings
 
@@ -25,7 +25,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(len(df))
         return validate_ratings(df, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(report, "validate_ratings", counting)
+    monkeypatch.setattr(report_study, "validate_ratings", counting)
     return calls
 
 

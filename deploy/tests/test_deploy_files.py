@@ -169,3 +169,20 @@ def test_backend_image_runs_as_non_root() -> None:
     users = re.findall(r"^USER (\S+)", dockerfile, re.M)
     assert users and users[-1].split(":")[0] not in {"root", "0"}
     assert dockerfile.count("FROM ") >= 3  # node build, python build, runtime
+
+
+def test_steer_unit_checks_the_config_it_runs_and_holds_no_capability() -> None:
+    """Issue 33: qoe-steer's unit checks the very config it runs, never restarts a refused
+    one (exit 2), logs events in its StateDirectory and keeps no capability."""
+    keys: dict[str, str] = {}
+    for line in (REPO / "deploy/systemd/qoe-steer.service").read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            keys[key] = value
+    pre, start = keys["ExecStartPre"].split(), keys["ExecStart"].split()
+    assert pre[1:] == ["check-config", start[start.index("--config") + 1]], (pre, start)
+    assert start[1] == "run" and keys["RestartPreventExitStatus"] == "2"
+    events = start[start.index("--events") + 1]
+    assert events.startswith(f"/var/lib/{keys['StateDirectory']}/"), events
+    assert keys["CapabilityBoundingSet"] == "" and keys["NoNewPrivileges"] == "yes"
+    assert keys["ProtectSystem"] == "strict"

@@ -25,12 +25,13 @@ REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 #: Every pyproject.toml that states a version (the workspace root and its members).
 PYPROJECTS = ("pyproject.toml", *(f"{p}/pyproject.toml" for p in (
-    "analysis", "backend", "netem-agent", "netem-profile", "testkit")))  # fmt: skip
+    "analysis", "backend", "netem-agent", "netem-profile", "steer", "testkit")))  # fmt: skip
 #: The modules whose ``__version__`` the CLIs, /healthz and the exports report.
 VERSION_MODULES = (
     "analysis/src/qoe_analysis/__init__.py",
     "backend/src/qoelab/__init__.py",
     "netem-agent/src/netem_agent/__init__.py",
+    "steer/src/qoe_steer/__init__.py",
 )
 #: A release heading of CHANGELOG.md: "## [1.2.3] - 2026-11-28" (Keep a Changelog).
 RELEASE_HEADING = re.compile(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$", re.MULTILINE)
@@ -101,7 +102,7 @@ def test_every_stated_version_is_the_newest_release(release: str) -> None:
     assert differing == {}, f"CHANGELOG.md's newest release is {release}"
 
 
-@pytest.mark.parametrize("tool", ["qoe-analysis", "netem-agent"])
+@pytest.mark.parametrize("tool", ["qoe-analysis", "netem-agent", "qoe-steer"])
 def test_cli_prints_the_release(tool: str, release: str) -> None:
     result = subprocess.run(
         [str(BIN / tool), "--version"], capture_output=True, text=True, timeout=60, check=False

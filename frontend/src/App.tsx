@@ -14,6 +14,7 @@ import { SessionsPage } from './console/SessionsPage';
 import { StationsPage } from './console/StationsPage';
 import { StudiesPage } from './console/StudiesPage';
 import { StudyEditorPage } from './console/StudyEditorPage';
+import { ExportsPage } from './console/exports/ExportsPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { StudyOverviewPage } from './pages/StudyOverviewPage';
 
@@ -22,6 +23,8 @@ const ResultsPage = lazy(() => import('./results/ResultsPage'));
 const PolicyPage = lazy(() => import('./results/PolicyPage'));
 // The dataset import (column mapping) is opened rarely: its own chunk.
 const DatasetImportPage = lazy(() => import('./console/datasetImport/DatasetImportPage'));
+// The steering console draws a Chart.js chart: its own chunk too.
+const SteeringPage = lazy(() => import('./console/steering/SteeringPage'));
 
 /**
  * Routes of the researcher entry (index.html). Django returns index.html for every path
@@ -41,6 +44,14 @@ export function App() {
               <Route index element={<StudiesPage />} />
               <Route path="stations" element={<StationsPage />} />
               <Route
+                path="steering"
+                element={
+                  <Suspense fallback={<Loading>Loading the steering console…</Loading>}>
+                    <SteeringPage />
+                  </Suspense>
+                }
+              />
+              <Route
                 path="datasets/import"
                 element={
                   <Suspense fallback={<Loading>Loading the dataset import…</Loading>}>
@@ -51,6 +62,7 @@ export function App() {
               <Route path="studies/:studyId" element={<StudyEditorPage />} />
               <Route path="studies/:studyId/sessions" element={<SessionsPage />} />
               <Route path="studies/:studyId/progress" element={<ProgressPage />} />
+              <Route path="studies/:studyId/exports" element={<ExportsPage />} />
               <Route
                 path="studies/:studyId/results"
                 element={

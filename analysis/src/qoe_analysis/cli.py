@@ -72,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyze.add_argument("--reliable-only", action="store_true")
     analyze.add_argument(
+        "--exclude-qc-failed",
+        action="store_true",
+        help="leave out the raters failing a trap or the hidden reference (default: flag)",
+    )
+    analyze.add_argument(
         "--min-reliable-raters",
         type=int,
         default=3,

@@ -74,6 +74,7 @@ def _analysed(args: argparse.Namespace, path: Path | None) -> Mapping[str, Any]:
             seed=args.seed,
             reliability_cutoff=args.reliability_cutoff,
             dataset=dataset,
+            exclude_qc_failed=getattr(args, "exclude_qc_failed", False),
             **limits,
         )
     except RatingsValidationError:

@@ -21,8 +21,7 @@ from qoe_analysis import __version__
 from qoe_analysis.evidence.notes import NoReliableRatersError, no_reliable_message, pilot_notes
 from qoe_analysis.evidence.planning import planning_section
 from qoe_analysis.evidence.warnings import document_warnings
-from qoe_analysis.item_report import acceptance_target, item_report_sections, resolve_acceptance
-from qoe_analysis.items import ItemTables, split_items
+from qoe_analysis.item_report import acceptance_target, item_report_sections
 from qoe_analysis.jsonable import json_ready, records
 from qoe_analysis.marginal_report import study_marginals
 from qoe_analysis.models.information_gain import (
@@ -46,10 +45,10 @@ from qoe_analysis.report_sections import (
     sos_hypothesis_section,
     subject_model_section,
     weights_section,
-    without_attrs,
 )
 from qoe_analysis.report_sections import rater_status as _rater_status
-from qoe_analysis.scales import Sidecar, primary_item
+from qoe_analysis.report_study import Study, validated_study
+from qoe_analysis.scales import Sidecar
 from qoe_analysis.schema import AnalysisDocument, Meta, MosByFactor, Notes
 from qoe_analysis.schema.joint_types import JointModel
 from qoe_analysis.schema.model_types import Thresholds, Tree, Weights
@@ -59,19 +58,15 @@ from qoe_analysis.stats.factor_mos import mos_by_factor
 from qoe_analysis.stats.per_item import ItemStats, condition_records, item_stats, sos_section
 from qoe_analysis.stats.reliability import no_group_reason
 from qoe_analysis.study_factors import (
-    analysed_factors,
     constant_factors,
     factor_columns_in,
     factor_info,
-    merged_factor_pairs,
     merged_in,
     select_factors,
-    varying_factor_columns,
 )
 from qoe_analysis.tabular import group_codes
 from qoe_analysis.tidy.columns import DRY_RUN
 from qoe_analysis.tidy.design import GAME, PACE, RATER, RATING, SCENARIO
-from qoe_analysis.tidy.validation import is_validated, table_sidecar, validate_ratings
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -104,19 +99,6 @@ Progress = Callable[[float, str], None]
 
 
 @dataclass(frozen=True)
-class Study:
-    """The validated table split by item, the primary item's table and the target rule."""
-
-    split: ItemTables
-    primary: str
-    table: pd.DataFrame
-    scale: dict[str, Any]
-    acceptance: dict[str, Any]
-    acceptable_from: float
-    varying: list[str]
-
-
-@dataclass(frozen=True)
 class Conditions:
     """The analysed ratings (reliable raters only when asked), their conditions and fits."""
 
@@ -136,27 +118,6 @@ class Target:
     text: str
     profiles: tuple[np.ndarray[Any, Any], pd.DataFrame]
     raters: np.ndarray[Any, Any] | None = None  # the rater of each row (the joint model's clusters)
-
-
-def _validated(df: pd.DataFrame, sidecar: Sidecar | None, acceptable_from: float | None) -> Study:
-    """Validate once (a table load_ratings/validate_ratings returned is used as is), drop
-    training rows, pick the primary item and the acceptance rule."""
-    long_table = df if is_validated(df, sidecar) else validate_ratings(df, sidecar=sidecar)
-    sidecar = table_sidecar(long_table)
-    split = without_attrs(split_items(long_table, sidecar))
-    primary = primary_item([sidecar.item(k) for k in split.rated_keys])
-    acceptance = resolve_acceptance(sidecar, primary, acceptable_from, split.rated_keys)
-    table = split.tables[primary]
-    return Study(
-        split=split,
-        primary=primary,
-        table=table,
-        scale=sidecar.item(primary)["scale"],
-        acceptance=acceptance,
-        acceptable_from=acceptance.get("min", 1),
-        # a factor set to the same level on both directions is one factor, both_X
-        varying=analysed_factors(varying_factor_columns(table), merged_factor_pairs(table)),
-    )
 
 
 def _reliability(study: Study, *, seed: int, cutoff: float) -> ItemStats:
@@ -358,7 +319,9 @@ def _assemble(
         "sos_hypothesis": sos_hypothesis_section(
             study.scale, conds.sos_used, conds.sos_all, conds.sos_reliable
         ),
-        "reliability": reliability_section(stats, options["reliability_cutoff"]),
+        "reliability": reliability_section(
+            stats, options["reliability_cutoff"], study.quality_control
+        ),
         "subject_model": subject_model_section(stats, subject_records),
         "weights": weights,
         "tree": tree,
@@ -391,6 +354,7 @@ def analyze(
     min_reliable_raters: int = 3,
     min_reliable_share: float = 0.5,
     dataset: DatasetFacts | None = None,
+    exclude_qc_failed: bool = False,
 ) -> AnalysisDocument:
     """Full analysis of a ratings table; returns the document (see docs/methods.md).
 
@@ -413,6 +377,10 @@ def analyze(
     ``dataset`` (when ``df`` is its ``ratings``, :func:`qoe_analysis.dataset.load_dataset`,
     or the same data as a web app stored it) puts its summary in ``meta.dataset`` and its
     warnings first in ``warnings``.
+
+    Quality-control rows (``kind`` trap / hidden_reference) never enter a statistic; the
+    raters failing them are listed in ``reliability.screening.quality_control`` and, with
+    ``exclude_qc_failed``, left out of everything (default: flagged only).
     """
 
     def step(fraction: float, stage: str) -> None:
@@ -427,7 +395,7 @@ def analyze(
         "min_reliable_share": min_reliable_share,
     }
     step(0.0, "validating")
-    study = _validated(df, sidecar, acceptable_from)
+    study = validated_study(df, sidecar, acceptable_from, exclude_qc_failed)
     step(0.1, "reliability")
     stats = _reliability(study, seed=seed, cutoff=reliability_cutoff)
     step(0.35, "conditions")

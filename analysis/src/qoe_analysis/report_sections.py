@@ -184,8 +184,11 @@ def sos_hypothesis_section(
     }
 
 
-def reliability_section(stats: ItemStats, cutoff: float) -> Reliability:
-    """Intra/inter-rater reliability and the screening rules of the primary item."""
+def reliability_section(
+    stats: ItemStats, cutoff: float, quality_control: dict[str, Any]
+) -> Reliability:
+    """Intra/inter-rater reliability and the screening rules of the primary item, with
+    the quality-control verdicts (ITU-T P.808)."""
     summary = plain({k: v for k, v in stats.p913_summary.items() if k != "r1_threshold"})
     flat = stats.flat
     return {
@@ -224,6 +227,7 @@ def reliability_section(stats: ItemStats, cutoff: float) -> Reliability:
                     Any, records(stats.flat_status[stats.flat_status["status"] != "reliable"])
                 ),
             },
+            "quality_control": cast(Any, quality_control),
         },
         "rejected_by_rule": cast(Any, stats.status_lists["unreliable"]),
         "not_assessable_by_rule": cast(Any, stats.status_lists["not_assessable"]),

@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "qoelab.exports",
     "qoelab.analysis_jobs",
     "qoelab.datasets",
+    "qoelab.steering",
 ]
 
 MIDDLEWARE = [
@@ -222,6 +223,7 @@ SPECTACULAR_SETTINGS = {
         "FactorDirectionEnum": "qoelab.studies.design_generator.FACTOR_DIRECTION_NAMES",
         "SessionPhaseEnum": "qoelab.runs.phases.PHASES",
         "PhaseEnum": "qoelab.studies.serializers.QUESTION_PHASES",
+        "ParticipantWithdrawalEnum": "qoelab.participants.models.PARTICIPANT_WITHDRAWAL",
     },
     # The release number (qoelab.__version__): the schema, the CLI, the agent and the
     # exports report one version (deploy/tests/test_versions.py checks they agree).

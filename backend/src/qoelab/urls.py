@@ -26,10 +26,13 @@ from qoelab.exports.views import (
     ImportJobViewSet,
 )
 from qoelab.participants.views import ParticipantViewSet
+from qoelab.participants.withdrawal_views import StudyWithdrawalsView
 from qoelab.policies.views import StudyPolicyExportView, StudyPolicyView
 from qoelab.ratings.views import RatingViewSet
+from qoelab.runs.preview_view import StudyPreviewView
 from qoelab.runs.views import ParticipantSessionViewSet, SessionViewSet
 from qoelab.stations.views import StationViewSet
+from qoelab.steering.views import SteeringServiceViewSet
 from qoelab.studies.views import (
     FactorsView,
     GameViewSet,
@@ -59,6 +62,7 @@ router.register("studies", StudyViewSet, basename="study")
 router.register("games", GameViewSet, basename="game")
 router.register("scenarios", ScenarioViewSet, basename="scenario")
 router.register("stations", StationViewSet, basename="station")
+router.register("steering-services", SteeringServiceViewSet, basename="steering-service")
 router.register("participants", ParticipantViewSet, basename="participant")
 router.register("sessions", SessionViewSet, basename="session")
 router.register("ratings", RatingViewSet, basename="rating")
@@ -77,6 +81,8 @@ study_data = [
     path("studies/<id:pk>/import/", ImportCsvView.as_view(), name="study-import"),
     path("studies/<id:pk>/analysis/", StudyAnalysisView.as_view(), name="study-analysis"),
     path("studies/<id:pk>/policy/", StudyPolicyView.as_view(), name="study-policy"),
+    path("studies/<id:pk>/preview/", StudyPreviewView.as_view(), name="study-preview"),
+    path("studies/<id:pk>/withdrawals/", StudyWithdrawalsView.as_view(), name="study-withdrawals"),
     path(
         "studies/<id:pk>/policy/<slug:export_format>/",
         StudyPolicyExportView.as_view(),

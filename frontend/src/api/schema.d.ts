@@ -446,6 +446,28 @@ export interface paths {
         patch: operations["v1_participants_partial_update"];
         trace?: never;
     };
+    "/api/v1/participants/{id}/withdraw/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Withdraw the participant: ``erase`` their sessions, ratings and answers (the row
+         *     stays as a pseudonym tombstone) or ``exclude`` them from analysis and exports. One
+         *     transaction with an audit entry; a repeat in the same mode answers the same result
+         *     (``created`` false) and writes nothing (docs/running-a-study.md).
+         */
+        post: operations["v1_participants_withdraw_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rating-presets/": {
         parameters: {
             query?: never;
@@ -841,6 +863,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/steering-services/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The signed-in researcher's steering services. */
+        get: operations["v1_steering_services_list"];
+        put?: never;
+        /** @description The signed-in researcher's steering services. */
+        post: operations["v1_steering_services_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/steering-services/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The signed-in researcher's steering services. */
+        get: operations["v1_steering_services_retrieve"];
+        /** @description The signed-in researcher's steering services. */
+        put: operations["v1_steering_services_update"];
+        post?: never;
+        /** @description The signed-in researcher's steering services. */
+        delete: operations["v1_steering_services_destroy"];
+        options?: never;
+        head?: never;
+        /** @description The signed-in researcher's steering services. */
+        patch: operations["v1_steering_services_partial_update"];
+        trace?: never;
+    };
+    "/api/v1/steering-services/{id}/state/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The service's live state: paths with their measured KPIs, the policy's bounds per
+         *     class, the active path per flow, alarms and the last events.
+         */
+        get: operations["v1_steering_services_state_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/studies/": {
         parameters: {
             query?: never;
@@ -1119,6 +1199,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/preview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The participant's screens of the study in a session's order, each the document
+         *     the participant's API answers in that step (``session`` 0: none exists). Nothing is
+         *     stored; the preview's submits go nowhere.
+         */
+        get: operations["v1_studies_preview_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/withdrawals/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The study's withdrawals (who, when, which pseudonym, how, rows erased; newest
+         *     first) and how many participants are excluded or erased.
+         */
+        get: operations["v1_studies_withdrawals_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/studies/import-design/": {
         parameters: {
             query?: never;
@@ -1143,6 +1264,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ActuatorInfo: {
+            kind: components["schemas"]["ActuatorInfoKindEnum"];
+            healthy: boolean;
+            detail: string | null;
+        };
+        /**
+         * @description * `ovs` - ovs
+         *     * `faucet` - faucet
+         *     * `osken` - osken
+         *     * `dry-run` - dry-run
+         * @enum {string}
+         */
+        ActuatorInfoKindEnum: "ovs" | "faucet" | "osken" | "dry-run";
+        Alarm: {
+            code: string;
+            message: string;
+            /** Format: double */
+            since_unix: number;
+        };
         AnalysisJob: {
             readonly id: number;
             readonly study: number;
@@ -1246,6 +1386,17 @@ export interface components {
         };
         /** @enum {unknown} */
         BlankEnum: "";
+        ClassBounds: {
+            upstream: components["schemas"]["DirectionBounds"];
+            downstream: components["schemas"]["DirectionBounds"];
+        };
+        ClassState: {
+            class: string;
+            pace: string;
+            bounds: components["schemas"]["ClassBounds"];
+            acceptable_paths: string[];
+            flows: components["schemas"]["FlowState"][];
+        };
         /** @description A column of an uploaded file: what its cells are, the role the draft gives it. */
         Column: {
             file: string;
@@ -1430,6 +1581,31 @@ export interface components {
              */
             corrupt_pct: number;
         };
+        DirectionBounds: {
+            /** Format: double */
+            delay_ms: number | null;
+            /** Format: double */
+            loss_pct: number | null;
+            /** Format: double */
+            jitter_ms: number | null;
+        };
+        DirectionKpis: {
+            sent: number;
+            received: number;
+            /**
+             * Format: double
+             * @description percent lost, from sequence numbers
+             */
+            loss_pct: number | null;
+            /** Format: double */
+            delay_ms_p50: number | null;
+            /** Format: double */
+            delay_ms_p95: number | null;
+            /** Format: double */
+            delay_ms_p99: number | null;
+            /** Format: double */
+            jitter_ms: number | null;
+        };
         DirectionNames: {
             downstream: string;
             upstream: string;
@@ -1513,6 +1689,11 @@ export interface components {
              */
             corrupt_pct: number;
         };
+        ErasedCounts: {
+            sessions: number;
+            ratings: number;
+            answers: number;
+        };
         /** @description Every error answer under /api/: ``detail``; a 5xx adds ``request_id``. */
         Error: {
             /** @description what went wrong, for people */
@@ -1579,6 +1760,26 @@ export interface components {
             directions: components["schemas"]["DirectionNames"];
             /** @description setting QOELAB_MAX_SCENARIOS */
             max_scenarios: number;
+        };
+        /**
+         * @description * `refused` - refused
+         *     * `timeout` - timeout
+         *     * `tls` - tls
+         *     * `unauthorized` - unauthorized
+         *     * `http_error` - http_error
+         *     * `not_json` - not_json
+         *     * `too_large` - too_large
+         *     * `malformed` - malformed
+         *     * `plain_http` - plain_http
+         * @enum {string}
+         */
+        FailureEnum: "refused" | "timeout" | "tls" | "unauthorized" | "http_error" | "not_json" | "too_large" | "malformed" | "plain_http";
+        FlowState: {
+            flow: string;
+            active_path: string | null;
+            /** Format: double */
+            since_unix: number | null;
+            pending: components["schemas"]["PendingMove"] | null;
         };
         Game: {
             readonly id: number;
@@ -1712,6 +1913,18 @@ export interface components {
         LoginResponse: {
             user: components["schemas"]["Researcher"];
         };
+        Measurement: {
+            /** Format: double */
+            at_unix: number;
+            /** Format: double */
+            window_s: number;
+            fresh: boolean;
+            stale_reason: string | null;
+            /** @description client → server */
+            upstream: components["schemas"]["DirectionKpis"];
+            /** @description server → client */
+            downstream: components["schemas"]["DirectionKpis"];
+        };
         /** @enum {unknown} */
         NullEnum: null;
         /**
@@ -1742,6 +1955,9 @@ export interface components {
             };
             /** Format: date-time */
             readonly created_at: string;
+            readonly withdrawal: components["schemas"]["ParticipantWithdrawalEnum"] | components["schemas"]["BlankEnum"];
+            /** Format: date-time */
+            readonly withdrawn_at: string | null;
         };
         ParticipantRequest: {
             study: number;
@@ -1809,6 +2025,10 @@ export interface components {
             }[];
             /** @description the current slot is a training slot */
             training: boolean;
+            /** @description a trapping item (ITU-T P.808) is being rated: its instruction {"en", "de"}, shown as the question of the one item asked (the first); null otherwise */
+            trap: {
+                [key: string]: string;
+            } | null;
             phase: (components["schemas"]["SessionPhaseEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the slot's number within its phase */
             phase_position: number | null;
@@ -1816,6 +2036,13 @@ export interface components {
             phase_count: number | null;
             poll_interval_ms: number;
         };
+        /**
+         * @description * `` - Taking part
+         *     * `erase` - Erased
+         *     * `exclude` - Excluded and kept
+         * @enum {string}
+         */
+        ParticipantWithdrawalEnum: "erase" | "exclude";
         /** @description Games through /api/v1/games/: ``study`` is set on creation and never changes. */
         PatchedGameWriteRequest: {
             study?: number;
@@ -1865,6 +2092,18 @@ export interface components {
             /** @description Other researchers may see the station and run sessions on it (never change it). */
             shared?: boolean;
         };
+        PatchedSteeringServiceRequest: {
+            name?: string;
+            /**
+             * Format: uri
+             * @description Base URL of the daemon's status listener ([status] listen), e.g. http://127.0.0.1:8790; the console reads <status_url>/v1/status.
+             */
+            status_url?: string;
+            /** @description never returned; required with a new status_url */
+            token?: string;
+            /** @description PEM certificate(s) an https:// status URL must present a certificate of; blank = the system's CAs */
+            ca_cert?: string;
+        };
         /** @description A study with its settings, games and current scenarios; writable settings. */
         PatchedStudyDetailRequest: {
             slug?: string;
@@ -1912,6 +2151,23 @@ export interface components {
                 scenarios: string[];
                 seconds: number;
             };
+            /** @description ITU-T P.808 checks: {"traps": [{"after": n or null (random), "value", "text": {"en", "de"}}] (0..3), "hidden_reference": null or {"scenario": code or null (baseline)}}; failed raters are flagged; refused for analysis-only studies. */
+            quality_control?: {
+                traps: {
+                    /** @description test scenario number after which the trap is shown; null: random */
+                    after: number | null;
+                    /** @description the instructed value (first item's scale) */
+                    value: number;
+                    text: {
+                        en: string;
+                        de: string;
+                    };
+                }[];
+                hidden_reference: {
+                    /** @description scenario code; null: the baseline */
+                    scenario: string | null;
+                } | null;
+            };
             /** @description A rating given faster than this after the rating screen is flagged fast. */
             min_response_ms?: number;
             /**
@@ -1924,17 +2180,41 @@ export interface components {
             /** @description A rehearsal may run on dry-run agents in production (nothing is applied to a kernel); its ratings are marked dry-run. Off: a dry-run station is refused. */
             rehearsal?: boolean;
         };
+        PathState: {
+            id: string;
+            port: number | string;
+            measurement: components["schemas"]["Measurement"] | null;
+        };
+        PendingMove: {
+            to_path: string;
+            /** Format: double */
+            since_unix: number;
+            reason: string;
+        };
         /**
          * @description * `pre` - pre
          *     * `post` - post
          * @enum {string}
          */
         PhaseEnum: "pre" | "post";
+        PolicyInfo: {
+            source: string;
+            schema: string;
+            generated_at: string | null;
+            target: string | null;
+            application: string;
+        };
         PostQuestionsRequest: {
             /** @description {question key: answer} */
             answers: {
                 [key: string]: unknown;
             };
+        };
+        PreviewScreen: {
+            /** @description the screen's name, for the researcher */
+            title: string;
+            /** @description what the participant's API would answer */
+            view: components["schemas"]["ParticipantView"];
         };
         /** @description One problem of a dataset: where it is, the value found, the rule it breaks. */
         Problem: {
@@ -2188,6 +2468,20 @@ export interface components {
             /** @description server→client impairment */
             downstream: components["schemas"]["DirectionRequest"];
         };
+        /** @description A warning's API shape (read-only). */
+        ScenarioWarning: {
+            code: string;
+            /** @description the field, e.g. downstream.jitter_ms */
+            where: string;
+            message: string;
+        };
+        /** @description A warning's API shape (read-only). */
+        ScenarioWarningRequest: {
+            code: string;
+            /** @description the field, e.g. downstream.jitter_ms */
+            where: string;
+            message: string;
+        };
         /** @description Scenarios through /api/v1/scenarios/ (versioned once the study has sessions). */
         ScenarioWrite: {
             readonly id: number;
@@ -2202,6 +2496,8 @@ export interface components {
             downstream?: components["schemas"]["Direction"];
             readonly version: number;
             readonly retired_in_version: number | null;
+            /** @description Stored, but worth a look (non-blocking): jitter_without_delay (jitter on 0 ms delay is one-sided in netem). */
+            readonly warnings: components["schemas"]["ScenarioWarning"][];
         };
         /** @description Scenarios through /api/v1/scenarios/ (versioned once the study has sessions). */
         ScenarioWriteRequest: {
@@ -2215,6 +2511,11 @@ export interface components {
             /** @description server→client impairment */
             downstream?: components["schemas"]["DirectionRequest"];
         };
+        /**
+         * @description * `qoe-steer` - qoe-steer
+         * @enum {string}
+         */
+        ServiceEnum: "qoe-steer";
         /** @description Everything a researcher sees, including the verified impairment being played. */
         Session: {
             readonly id: number;
@@ -2256,6 +2557,11 @@ export interface components {
                 /** @description 0 training, 1, 2 retest */
                 round: number;
                 training: boolean;
+                /**
+                 * @description an ITU-T P.808 check (absent: a scenario slot)
+                 * @enum {string}
+                 */
+                qc?: "trap" | "hidden_reference";
             }[];
             readonly position: number | null;
             readonly scenario_count: number;
@@ -2363,6 +2669,12 @@ export interface components {
          * @enum {string}
          */
         SkillEnum: "low" | "medium" | "high";
+        StateFailure: {
+            detail: string;
+            failure: components["schemas"]["FailureEnum"];
+            /** @description malformed: the first field that does not fit, e.g. paths[0].port */
+            field?: string;
+        };
         Station: {
             readonly id: number;
             name: string;
@@ -2407,6 +2719,109 @@ export interface components {
             notes?: string;
             /** @description Other researchers may see the station and run sessions on it (never change it). */
             shared?: boolean;
+        };
+        /** @description ``GET /v1/status`` of a ``qoe-steer`` daemon. */
+        StatusDocument: {
+            service: components["schemas"]["ServiceEnum"];
+            version: string;
+            /** Format: double */
+            started_at_unix: number;
+            policy: components["schemas"]["PolicyInfo"];
+            actuator: components["schemas"]["ActuatorInfo"];
+            settings: components["schemas"]["SteerSettings"];
+            paths: components["schemas"]["PathState"][];
+            classes: components["schemas"]["ClassState"][];
+            alarms: components["schemas"]["Alarm"][];
+            /** @description the last events, newest last */
+            events: components["schemas"]["SteerEvent"][];
+        };
+        SteerEvent: {
+            /** Format: double */
+            at_unix: number;
+            kind: components["schemas"]["SteerEventKindEnum"];
+            flow?: string | null;
+            class?: string | null;
+            from_path?: string | null;
+            to_path?: string | null;
+            measurement?: {
+                [key: string]: unknown;
+            } | null;
+            bounds?: {
+                [key: string]: unknown;
+            } | null;
+            action?: string | null;
+            /** Format: double */
+            time_to_effect_s?: number | null;
+            message: string;
+        };
+        /**
+         * @description * `move` - move
+         *     * `moved` - moved
+         *     * `retry` - retry
+         *     * `alarm` - alarm
+         *     * `alarm_cleared` - alarm_cleared
+         *     * `hold_best` - hold_best
+         *     * `stale` - stale
+         *     * `start` - start
+         * @enum {string}
+         */
+        SteerEventKindEnum: "move" | "moved" | "retry" | "alarm" | "alarm_cleared" | "hold_best" | "stale" | "start";
+        SteerSettings: {
+            /** Format: double */
+            window_s: number;
+            /** Format: double */
+            probe_interval_s: number;
+            /** Format: double */
+            dwell_s: number;
+            /** Format: double */
+            hysteresis: number;
+            /** Format: double */
+            stale_after_s: number;
+            delay_percentile: string;
+        };
+        SteeringService: {
+            readonly id: number;
+            name: string;
+            /**
+             * Format: uri
+             * @description Base URL of the daemon's status listener ([status] listen), e.g. http://127.0.0.1:8790; the console reads <status_url>/v1/status.
+             */
+            status_url: string;
+            /** @description PEM certificate(s) an https:// status URL must present a certificate of; blank = the system's CAs */
+            ca_cert?: string;
+            /** @description SHA-256 fingerprints of ca_cert */
+            readonly ca_fingerprints: string[];
+            /** Format: date-time */
+            readonly created_at: string;
+            /** Format: date-time */
+            readonly updated_at: string;
+        };
+        SteeringServiceRequest: {
+            name: string;
+            /**
+             * Format: uri
+             * @description Base URL of the daemon's status listener ([status] listen), e.g. http://127.0.0.1:8790; the console reads <status_url>/v1/status.
+             */
+            status_url: string;
+            /** @description never returned; required with a new status_url */
+            token: string;
+            /** @description PEM certificate(s) an https:// status URL must present a certificate of; blank = the system's CAs */
+            ca_cert?: string;
+        };
+        /** @description ``GET /api/v1/steering-services/{id}/state/``. */
+        SteeringState: {
+            /**
+             * Format: double
+             * @description when the backend read the state
+             */
+            fetched_at_unix: number;
+            /**
+             * Format: double
+             * @description how long the service took to answer
+             */
+            round_trip_ms: number;
+            /** @description the daemon's GET /v1/status, checked against the contract */
+            status: components["schemas"]["StatusDocument"];
         };
         /**
          * @description * `ended` - ended
@@ -2479,6 +2894,23 @@ export interface components {
                 scenarios: string[];
                 seconds: number;
             };
+            /** @description ITU-T P.808 checks: {"traps": [{"after": n or null (random), "value", "text": {"en", "de"}}] (0..3), "hidden_reference": null or {"scenario": code or null (baseline)}}; failed raters are flagged; refused for analysis-only studies. */
+            quality_control?: {
+                traps: {
+                    /** @description test scenario number after which the trap is shown; null: random */
+                    after: number | null;
+                    /** @description the instructed value (first item's scale) */
+                    value: number;
+                    text: {
+                        en: string;
+                        de: string;
+                    };
+                }[];
+                hidden_reference: {
+                    /** @description scenario code; null: the baseline */
+                    scenario: string | null;
+                } | null;
+            };
             /** @description A rating given faster than this after the rating screen is flagged fast. */
             min_response_ms?: number;
             /**
@@ -2549,6 +2981,23 @@ export interface components {
                 scenarios: string[];
                 seconds: number;
             };
+            /** @description ITU-T P.808 checks: {"traps": [{"after": n or null (random), "value", "text": {"en", "de"}}] (0..3), "hidden_reference": null or {"scenario": code or null (baseline)}}; failed raters are flagged; refused for analysis-only studies. */
+            quality_control?: {
+                traps: {
+                    /** @description test scenario number after which the trap is shown; null: random */
+                    after: number | null;
+                    /** @description the instructed value (first item's scale) */
+                    value: number;
+                    text: {
+                        en: string;
+                        de: string;
+                    };
+                }[];
+                hidden_reference: {
+                    /** @description scenario code; null: the baseline */
+                    scenario: string | null;
+                } | null;
+            };
             /** @description A rating given faster than this after the rating screen is flagged fast. */
             min_response_ms?: number;
             /**
@@ -2560,6 +3009,10 @@ export interface components {
             language?: components["schemas"]["LanguageEnum"];
             /** @description A rehearsal may run on dry-run agents in production (nothing is applied to a kernel); its ratings are marked dry-run. Off: a dry-run station is refused. */
             rehearsal?: boolean;
+        };
+        StudyPreview: {
+            study: number;
+            screens: components["schemas"]["PreviewScreen"][];
         };
         StudySummary: {
             readonly id: number;
@@ -2577,6 +3030,43 @@ export interface components {
          * @enum {string}
          */
         TypeEnum: "string" | "integer" | "number" | "boolean";
+        WithdrawRequestRequest: {
+            /**
+             * @description erase: delete the participant's sessions, ratings and answers (a pseudonym tombstone stays); exclude: keep everything, leave it out of analysis and exports
+             *
+             *     * `erase` - Erased
+             *     * `exclude` - Excluded and kept
+             */
+            mode: components["schemas"]["ParticipantWithdrawalEnum"];
+            /** @default  */
+            reason: string;
+        };
+        WithdrawResponse: {
+            participant: components["schemas"]["Participant"];
+            withdrawal: components["schemas"]["WithdrawalEntry"];
+            /** @description false: the participant was already withdrawn so; nothing was written */
+            created: boolean;
+        };
+        /** @description An audit entry: who, when, which pseudonym, how, rows erased (never the data). */
+        WithdrawalEntry: {
+            readonly id: number;
+            readonly participant: number | null;
+            readonly participant_code: string;
+            readonly mode: components["schemas"]["ParticipantWithdrawalEnum"];
+            readonly reason: string;
+            readonly by_username: string;
+            /** Format: date-time */
+            readonly at: string;
+            erased: components["schemas"]["ErasedCounts"];
+        };
+        WithdrawalList: {
+            /** @description participants excluded (data kept) */
+            excluded: number;
+            /** @description participants erased (tombstones) */
+            erased: number;
+            /** @description newest first */
+            entries: components["schemas"]["WithdrawalEntry"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -5391,6 +5881,127 @@ export interface operations {
                 };
             };
             /** @description Conflict: the current state forbids the request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the upload limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_participants_withdraw_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["WithdrawRequestRequest"];
+                "multipart/form-data": components["schemas"]["WithdrawRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawResponse"];
+                };
+            };
+            /** @description Bad request: malformed or invalid input (JSON nested too deep, field errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not the study's owner (members may not withdraw) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such participant, or not in a study of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a session of the participant is running, or an erased participant cannot be excluded */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8299,6 +8910,689 @@ export interface operations {
             };
         };
     };
+    v1_steering_services_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SteeringService"][];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_steering_services_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SteeringServiceRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SteeringServiceRequest"];
+                "multipart/form-data": components["schemas"]["SteeringServiceRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SteeringService"];
+                };
+            };
+            /** @description {field: [messages]}: the service as given is refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the current state forbids the request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the upload limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_steering_services_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SteeringService"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such steering service, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_steering_services_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SteeringServiceRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SteeringServiceRequest"];
+                "multipart/form-data": components["schemas"]["SteeringServiceRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SteeringService"];
+                };
+            };
+            /** @description {field: [messages]}: the service as given is refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such steering service, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the current state forbids the request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the upload limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_steering_services_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such steering service, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the current state forbids the request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_steering_services_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedSteeringServiceRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedSteeringServiceRequest"];
+                "multipart/form-data": components["schemas"]["PatchedSteeringServiceRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SteeringService"];
+                };
+            };
+            /** @description {field: [messages]}: the service as given is refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such steering service, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the current state forbids the request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the upload limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_steering_services_state_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SteeringState"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such steering service, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the service refused the connection or the token, answered something else than a status document, or a document that does not fit the contract (field names where) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StateFailure"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the service did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StateFailure"];
+                };
+            };
+        };
+    };
     v1_studies_list: {
         parameters: {
             query?: never;
@@ -9919,6 +11213,164 @@ export interface operations {
             };
             /** @description no finished analysis for the current version */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_studies_preview_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPreview"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: no permission, or the CSRF token of a signed-in session is missing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such study, or not one of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (throttled, or too many failed password checks); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_studies_withdrawals_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalList"];
+                };
+            };
+            /** @description Not authenticated (the participant token or the login is missing or wrong). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not the study's owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such study, or not one of yours */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

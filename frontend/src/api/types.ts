@@ -80,6 +80,8 @@ export interface OrderEntry {
   scenario: number;
   code: string;
   round?: number;
+  /** An ITU-T P.808 check: a trap (rated without a play) or the hidden reference's repeat. */
+  qc?: 'trap' | 'hidden_reference';
 }
 
 /** The scenario being played, as `SessionSerializer.get_current_scenario` builds it. */

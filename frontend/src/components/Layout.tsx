@@ -27,6 +27,7 @@ export function Layout() {
               Studies
             </NavLink>
             <NavLink to="/console/stations">Stations</NavLink>
+            <NavLink to="/console/steering">Steering</NavLink>
           </nav>
           <Account />
         </div>

@@ -10,6 +10,7 @@ import { useAnalysis } from '../results/useAnalysis';
 import { ImportRatingsForm } from './ImportRatings';
 import { flaggedRaters, ratingsPerScenario, sessionsPerGame } from './progress';
 import { StudyNav, useStudyId } from './ui';
+import { WithdrawalPanel } from './withdraw/WithdrawalPanel';
 
 /** `/console/studies/:id/progress` — how far the study is, and who rates unreliably. */
 export function ProgressPage() {
@@ -32,6 +33,7 @@ export function ProgressPage() {
           <UnreliableRaters studyId={studyId} hasRatings={sessions.data.some((s) => s.state === 'completed')} />
         </>
       )}
+      <WithdrawalPanel studyId={studyId} />
       <ImportExport studyId={studyId} />
     </>
   );

@@ -27,6 +27,7 @@ export function OrderPanel({ session }: { session: Session }) {
               <span className="order__pos">{position}</span>
               <code>{entry.code}</code>
               {isTraining && <span className="order__training">training</span>}
+              {entry.qc && <span className="order__training">{entry.qc === 'trap' ? 'trap (no play)' : 'hidden reference'}</span>}
               <span className="order__score">{rating ? `rated ${ratingText(rating)}` : status === 'current' ? 'now' : ''}</span>
             </li>
           );

@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { apiKey, studiesPath, studyPath, useApiQuery } from '../api';
 import type { StudyDetail } from '../api';
 import { ErrorMessage, Loading } from '../components/StatusMessage';
+import { PreviewLink } from '../participant/preview/PreviewLink';
 import { CloneStudyForm } from './CloneStudyForm';
 import { AnalysisOnlyDesign } from './studyEditor/AnalysisOnlyDesign';
 import { GamesEditor } from './studyEditor/GamesEditor';
@@ -45,6 +46,7 @@ export function StudyEditorPage() {
         Study version {data.version}. Once a study has sessions, changing a scenario keeps the old row for its ratings and
         raises the version; games with sessions cannot change.
       </p>
+      <PreviewLink studyId={studyId} />
       <SettingsForm study={data} onSaved={reload} />
       <GamesEditor study={data} onChanged={reload} />
       <ScenariosEditor study={data} onChanged={reload} />

@@ -66,6 +66,7 @@ export function StudyNav({ studyId, title }: { studyId: number; title?: string |
         <NavLink to={`${base}/progress`}>Progress</NavLink>
         <NavLink to={`${base}/results`}>Results</NavLink>
         <NavLink to={`${base}/policy`}>Policy</NavLink>
+        <NavLink to={`${base}/exports`}>Exports</NavLink>
       </nav>
     </div>
   );

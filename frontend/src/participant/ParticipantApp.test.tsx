@@ -25,6 +25,7 @@ function view(patch: Partial<ParticipantView>): ParticipantView {
     questions: [],
     scale: ['bad', 'poor', 'fair', 'good', 'excellent'].map((label, i) => ({ score: i + 1, label })),
     poll_interval_ms: 1000,
+    trap: null,
     items: [],
     training: false,
     phase: 'test',

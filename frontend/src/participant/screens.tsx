@@ -3,6 +3,7 @@ import { Message, Round } from './steps/common';
 import { FreePlay, Playing } from './steps/play';
 import { PostQuestions, Questionnaire } from './steps/questionnaire';
 import { Rating } from './steps/Rating';
+import { TrapRating } from './steps/TrapRating';
 
 export type { ScreenProps } from './steps/common';
 
@@ -25,7 +26,7 @@ export function Screen(props: ScreenProps) {
     case 'playing':
       return <Playing key={`playing-${view.position ?? 0}`} {...props} />;
     case 'rating':
-      return <Rating key={`rating-${view.position ?? 0}`} {...props} />;
+      return view.trap ? <TrapRating key={`trap-${view.position ?? 0}`} {...props} /> : <Rating key={`rating-${view.position ?? 0}`} {...props} />;
     case 'post_questions':
       return <PostQuestions {...props} />;
     case 'thanks':

@@ -28,6 +28,8 @@ import { ParticipantsFigure } from './charts/ParticipantsFigure';
 import { ScreeningFigure } from './charts/ScreeningFigure';
 import { MarginalsView } from './marginals/MarginalsFigure';
 import { baselineScenario, isTable41 } from './factors';
+import { fromTidy } from './participantRatings';
+import type { ItemRating } from './participantRatings';
 import type { TidyRating } from './transforms';
 
 export interface ExplorerProps {
@@ -38,6 +40,8 @@ export interface ExplorerProps {
   group: string;
   paces: string[] | null;
   ratings: TidyRating[] | null;
+  /** Every item's value as written, training marked (the participants table); else read from `ratings`. */
+  itemRatings?: ItemRating[] | null;
   ratingsError: string | null;
   reliableSet: ReadonlySet<string> | null;
 }
@@ -178,7 +182,7 @@ export function ExplorerFigures(props: ExplorerProps) {
           <SosFigure doc={primary} games={games} group={group} />
         </Safe>
         <Safe id="participants" title="Participants">
-          <ParticipantsFigure doc={rater} ratings={ratings} scenarios={scenarios} ratingsError={ratingsError} />
+          <ParticipantsFigure doc={rater} ratings={props.itemRatings ?? (ratings && fromTidy(ratings))} scenarios={scenarios} ratingsError={ratingsError} />
         </Safe>
       </Section>
       <Section id="sec-subject-model" title="Subject model (raters' bias and inconsistency)">

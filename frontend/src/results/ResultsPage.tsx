@@ -16,6 +16,7 @@ import { emptyAnalysisDoc } from './emptyDoc';
 import { ExplorerFigures } from './ExplorerFigures';
 import './results.css';
 import { parseCSVRecords } from './csv';
+import { toItemRatings } from './participantRatings';
 import { gameNames, scenarioCodes, toTidyRatings } from './transforms';
 import type { TidyRating } from './transforms';
 import { reliableRefusal, useAnalysis, usePastJobs } from './useAnalysis';
@@ -89,10 +90,9 @@ function Explorer({ study }: { study: StudyDetail }) {
     queryFn: ({ signal }) => getText(csvPath ?? studyExportCsvPath(study.id), { signal }),
     enabled: csvPath !== null,
   });
-  const ratings = useMemo<TidyRating[] | null>(
-    () => (csv.data === undefined ? null : toTidyRatings(parseCSVRecords(csv.data))),
-    [csv.data],
-  );
+  const records = useMemo(() => (csv.data === undefined ? null : parseCSVRecords(csv.data)), [csv.data]);
+  const ratings = useMemo<TidyRating[] | null>(() => (records ? toTidyRatings(records) : null), [records]);
+  const itemRatings = useMemo(() => (records ? toItemRatings(records) : null), [records]);
   const ratingsError = csv.error ? csv.error.message : null;
 
   // "Reliable raters only" refused by the analysis (too few reliable raters): said, and all raters shown.
@@ -115,7 +115,8 @@ function Explorer({ study }: { study: StudyDetail }) {
     <div className="explorer">
       <StudyDryRunBanner study={study} />
       <p className="explorer__links">
-        <Link to={`/console/studies/${study.id}/policy`}>Policy: KPI bounds and controller downloads →</Link>
+        <Link to={`/console/studies/${study.id}/policy`}>Policy: KPI bounds and controller downloads →</Link>{' '}
+        <Link to={`/console/studies/${study.id}/exports`}>Exports: ratings, sureal, JSON and policy files →</Link>
       </p>
       <div className="explorer__toolbar" role="group" aria-label="Filters">
         <div className="field">
@@ -208,6 +209,7 @@ function Explorer({ study }: { study: StudyDetail }) {
           group={groupText}
           paces={paces}
           ratings={ratings}
+          itemRatings={itemRatings}
           ratingsError={ratingsError}
           reliableSet={reliableSet}
         />

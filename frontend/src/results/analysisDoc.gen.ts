@@ -610,6 +610,7 @@ export interface IntraRater {
 export interface Screening {
   p913: P913Screening;
   straight_lining: StraightLining;
+  quality_control: QualityControlScreening;
 }
 export interface P913Screening {
   rule: string;
@@ -661,6 +662,33 @@ export interface RuleStatus {
   rater_id: string;
   status: "reliable" | "unreliable" | "not_assessable";
   reason: string;
+}
+/**
+ * ITU-T P.808 traps and hidden references (qoe_analysis.evidence.quality_control);
+ * ``excluded``: the failed raters were left out of every statistic (default: flagged).
+ */
+export interface QualityControlScreening {
+  rule: string;
+  source: string;
+  applied: boolean;
+  excluded: boolean;
+  n_traps: number;
+  n_hidden_references: number;
+  per_rater: QcRater[];
+  failed: string[];
+}
+/**
+ * A rater's quality-control verdict: reliable = passed, unreliable = failed (with every
+ * failed check in ``reasons``), not_assessable = no QC answers.
+ */
+export interface QcRater {
+  rater_id: string;
+  status: "reliable" | "unreliable" | "not_assessable";
+  reason: string;
+  failed: boolean;
+  reasons: string[];
+  n_traps: number;
+  n_hidden_references: number;
 }
 export interface RaterStatusRow {
   rater_id: string;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyFixture, gridFixture, oneRaterPerGameFixture, table41Fixture } from './fixtures';
 import type { AnalysisDoc, MosByFactor } from './analysisTypes';
 import { baselineScenario, factorGrid, factorSeries, factorTitle, gameKeys, holdText, isTable41, levelsOf, mergedFactors, mosByFactor, varyingFactors } from './factors';
+import { fromTidy, SINGLE_ITEM } from './participantRatings';
 import { participantRows, raterStatus } from './participants';
 import { interRater, thresholdRows } from './transforms';
 import { testDoc } from './testDoc';
@@ -155,11 +156,11 @@ describe('pilot data', () => {
 describe('participants', () => {
   it('gives status, reason, bias and ratings per scenario', () => {
     const { doc, ratings } = gridFixture();
-    const rows = participantRows(doc, ratings);
+    const rows = participantRows(doc, fromTidy(ratings));
     expect(rows.map((r) => r.status)).toEqual(['reliable', 'reliable', 'reliable', 'unreliable']);
     expect(rows[3]?.reason).toBe('|rho| = 0.400 <= 0.6');
     expect(rows[0]?.bias).toBeCloseTo(-0.3);
-    expect(rows[0]?.ratings.B).toHaveLength(2);
+    expect(rows[0]?.ratings.B?.[SINGLE_ITEM]).toHaveLength(2);
     expect(rows[0]?.sessions).toBe(2);
   });
 

@@ -1,10 +1,12 @@
 /**
- * The per-participant view: each rater's ratings per scenario, their reliability status
+ * The per-participant view: each rater's ratings per scenario and item (training left out,
+ * {@link valuesByScenario}), their reliability status
  * (`reliable` / `unreliable` / `not_assessable`, with the reason) and, where the subject
  * model was fitted, their bias and inconsistency (ITU-T P.910 annex; `doc.subject_model`).
  */
 import type { AnalysisDoc, IntraRater, RaterStatus } from './analysisTypes';
-import type { TidyRating } from './transforms';
+import { valuesByScenario } from './participantRatings';
+import type { ItemRating, ScenarioValues } from './participantRatings';
 
 export interface ParticipantRow {
   rater: string;
@@ -15,8 +17,9 @@ export interface ParticipantRow {
   rho: number | null;
   bias: number | null;
   inconsistency: number | null;
-  /** Scenario → the rater's ratings of it (one per session). */
-  ratings: Record<string, number[]>;
+  /** Scenario → item → the rater's values as written (one per session; no training). */
+  ratings: ScenarioValues;
+  /** Values shown (training left out). */
   n: number;
 }
 
@@ -33,14 +36,12 @@ export function raterStatus(r: IntraRater, cutoff: number): { status: RaterStatu
 
 export const STATUS_TEXT: Record<RaterStatus, string> = { reliable: 'reliable', unreliable: 'unreliable', not_assessable: 'not assessable' };
 
-export function participantRows(doc: AnalysisDoc, ratings: readonly TidyRating[] | null): ParticipantRow[] {
+export function participantRows(doc: AnalysisDoc, ratings: readonly ItemRating[] | null): ParticipantRow[] {
   const intra = new Map(doc.reliability.intra.map((r) => [r.rater_id, r]));
   const subject = new Map((doc.subject_model?.raters ?? []).map((r) => [r.rater_id, r]));
   const ids = [...new Set([...intra.keys(), ...(ratings ?? []).map((r) => r.rater_id)])].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   return ids.map((rater) => {
     const own = (ratings ?? []).filter((r) => r.rater_id === rater);
-    const byScenario: Record<string, number[]> = {};
-    for (const r of own) (byScenario[r.scenario] ??= []).push(r.rating);
     const i = intra.get(rater);
     const { status, reason } = i ? raterStatus(i, doc.reliability.cutoff) : { status: 'not_assessable' as const, reason: 'not in the reliability analysis' };
     const s = subject.get(rater);
@@ -53,8 +54,8 @@ export function participantRows(doc: AnalysisDoc, ratings: readonly TidyRating[]
       rho: i?.rho ?? null,
       bias: typeof s?.bias === 'number' ? s.bias : null,
       inconsistency: typeof s?.inconsistency === 'number' ? s.inconsistency : null,
-      ratings: byScenario,
-      n: own.length,
+      ratings: valuesByScenario(own),
+      n: own.filter((r) => !r.training).length,
     };
   });
 }

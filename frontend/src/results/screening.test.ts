@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { AnalysisDoc } from './analysisTypes';
-import { ruleSummaries, screeningRows, verdictText } from './screening';
+import { qcVerdictText, ruleSummaries, screeningRows, verdictText } from './screening';
 import { testDoc } from './testDoc';
 
 /** The pilot's screening: P.913 not assessable (no condition with 4 raters), short sessions. */
@@ -62,5 +62,26 @@ describe('the screening rules side by side', () => {
     expect(intra?.needs).toBe('a scenario group with ≥ 2 levels; reliable when |ρ| > 0.6');
     expect(p913?.assessable).toBeNull();
     expect(p913?.evidence).toBeNull();
+  });
+});
+
+describe('the quality-control checks (ITU-T P.808, issue 35)', () => {
+  it('lists a rater failing a trap with the reason, and adds the rule only where the study asked checks', () => {
+    const doc = pilotLike();
+    expect(ruleSummaries(doc).map((r) => r.rule)).not.toContain('quality_control');
+    const screening = doc.reliability.screening;
+    if (!screening) throw new Error('pilotLike() sets the screening');
+    screening.quality_control = {
+      rule: 'fail: ...', source: 'ITU-T P.808', applied: true, excluded: false, n_traps: 2, n_hidden_references: 0, failed: ['R2'],
+      per_rater: [
+        { rater_id: 'R1', status: 'reliable', failed: false, reason: 'every trap answered as instructed', reasons: [], n_traps: 1, n_hidden_references: 0 },
+        { rater_id: 'R2', status: 'unreliable', failed: true, reason: 'trap 1: asked for 2 (Poor), answered 5', reasons: ['trap 1: asked for 2 (Poor), answered 5'], n_traps: 1, n_hidden_references: 0 },
+      ],
+    };
+    const rows = screeningRows(doc);
+    expect(rows.map((r) => qcVerdictText(r.qc))).toEqual(['passed', 'failed: trap 1: asked for 2 (Poor), answered 5']);
+    const qc = ruleSummaries(doc, rows).find((r) => r.rule === 'quality_control');
+    expect(qc?.counts).toEqual({ reliable: 1, unreliable: 1, not_assessable: 0, unscreened: 0 });
+    expect(qc?.evidence).toBe('failed raters are flagged, not excluded');
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The three screening rules of `doc.reliability` side by side (issue 31): the intra-rater
- * rule, ITU-T P.913 and straight-lining, each with what it needs, whether it could judge
+ * The screening rules of `doc.reliability` side by side (issue 31): the intra-rater
+ * rule, ITU-T P.913 and straight-lining (and, where the study asked them, the ITU-T P.808
+ * quality-control checks: trapping items and a hidden reference, issue 35), each with what it needs, whether it could judge
  * at all, and every rater's verdict with its reason; and the intra-rater ρ per rater for
  * fig. 4.2. "Not assessable" stays its own verdict and is never counted, coloured or
  * worded as reliable.
@@ -27,10 +28,12 @@ export interface ScreeningRow {
   intra: RuleVerdict;
   p913: RuleVerdict;
   straight: RuleVerdict;
+  /** ITU-T P.808 checks: reliable = passed, unreliable = failed (with the reasons). */
+  qc: RuleVerdict;
 }
 
 export interface RuleSummary {
-  rule: 'intra_rater' | 'p913' | 'straight_lining';
+  rule: 'intra_rater' | 'p913' | 'straight_lining' | 'quality_control';
   title: string;
   /** What the rule needs to judge a rater. */
   needs: string;
@@ -74,9 +77,21 @@ export function screeningRows(doc: AnalysisDoc): ScreeningRow[] {
     if (!p913.has(row.rater_id) && isStatus(row.p913)) p913.set(row.rater_id, { status: row.p913, reason: '' });
     if (!straight.has(row.rater_id) && isStatus(row.straight_lining)) straight.set(row.rater_id, { status: row.straight_lining, reason: '' });
   }
+  const qc = new Map((rel.screening?.quality_control?.per_rater ?? []).map((r) => [r.rater_id, { status: r.status, reason: r.reason }]));
   const none: RuleVerdict = { status: 'unscreened', reason: '' };
-  const raters = [...new Set([...intra.keys(), ...p913.keys(), ...straight.keys()])].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-  return raters.map((rater) => ({ rater, intra: intra.get(rater) ?? none, p913: p913.get(rater) ?? none, straight: straight.get(rater) ?? none }));
+  const raters = [...new Set([...intra.keys(), ...p913.keys(), ...straight.keys(), ...qc.keys()])].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  return raters.map((rater) => ({ rater, intra: intra.get(rater) ?? none, p913: p913.get(rater) ?? none, straight: straight.get(rater) ?? none, qc: qc.get(rater) ?? none }));
+}
+
+/** Did the study ask quality-control questions (absent in older documents)? */
+export function qcApplied(doc: AnalysisDoc): boolean {
+  return doc.reliability.screening?.quality_control?.applied === true;
+}
+
+/** A quality-control verdict in words: "failed: trap 1: asked for 2 (Poor), answered 5". */
+export function qcVerdictText(v: RuleVerdict): string {
+  const word = v.status === 'reliable' ? 'passed' : v.status === 'unreliable' ? 'failed' : VERDICT_TEXT[v.status];
+  return v.status === 'reliable' || !v.reason ? word : `${word}: ${v.reason}`;
 }
 
 /** Per rule: what it needs, whether it could judge, and how many raters got each verdict. */
@@ -117,6 +132,18 @@ export function ruleSummaries(doc: AnalysisDoc, rows: readonly ScreeningRow[] = 
       evidence: minSession !== null ? `only sessions with ≥ ${minSession} ratings are judged` : null,
       counts: counts(rows.map((r) => r.straight.status)),
     },
+    ...(qcApplied(doc)
+      ? [
+          {
+            rule: 'quality_control' as const,
+            title: 'Quality control (ITU-T P.808: traps, hidden reference)',
+            needs: 'a trap answered as instructed; the hidden reference within a quarter of the scale (1 on ACR-5)',
+            assessable: null,
+            evidence: doc.reliability.screening?.quality_control?.excluded ? 'failed raters are excluded from the analysis' : 'failed raters are flagged, not excluded',
+            counts: counts(rows.map((r) => r.qc.status)),
+          },
+        ]
+      : []),
   ];
 }
 

@@ -31,6 +31,7 @@ const defaultSettings = {
   rating_items: [OVERALL],
   acceptance: { item: 'overall', min: 3 },
   training: { enabled: false, scenarios: [], seconds: 60 },
+  quality_control: { traps: [], hidden_reference: null },
   min_response_ms: 1000,
   analysis_only: false,
 } satisfies Partial<StudyDetail>;

@@ -24,6 +24,7 @@ from qoe_analysis.scales import Sidecar
 from qoe_analysis.tabular import factorize_in_runs
 from qoe_analysis.tidy.columns import IDENTITY_COLUMNS, ITEM
 from qoe_analysis.tidy.errors import RatingsValidationError
+from qoe_analysis.tidy.quality_control_rows import QC_ATTR, split_quality_control
 from qoe_analysis.tidy.validation import validate_ratings
 
 __all__ = ["load_ratings", "read_ratings_csv"]
@@ -36,8 +37,13 @@ _TEXT_COLUMNS = (*IDENTITY_COLUMNS, ITEM)
 def load_ratings(source: Source, *, sidecar: Sidecar | None = None) -> pd.DataFrame:
     """Read a ratings CSV (a path, or an open text or binary stream) and return the
     validated table (:func:`~qoe_analysis.tidy.validation.validate_ratings`, the first data
-    row being line 2)."""
-    return validate_ratings(read_ratings_csv(source), first_line=2, sidecar=sidecar)
+    row being line 2). Quality-control rows (a ``kind`` column) are split off first and
+    kept on the table (:mod:`qoe_analysis.tidy.quality_control_rows`)."""
+    scenario, qc, first_line = split_quality_control(read_ratings_csv(source), 2)
+    table = validate_ratings(scenario, first_line=first_line, sidecar=sidecar)
+    if qc is not None:
+        table.attrs[QC_ATTR] = qc
+    return table
 
 
 def read_ratings_csv(source: Source) -> pd.DataFrame:

@@ -183,9 +183,34 @@ class StraightLining(TypedDict):
     per_rater: list[RuleStatus]
 
 
+class QcRater(RuleStatus):
+    """A rater's quality-control verdict: reliable = passed, unreliable = failed (with every
+    failed check in ``reasons``), not_assessable = no QC answers."""
+
+    failed: bool
+    reasons: list[str]
+    n_traps: int
+    n_hidden_references: int
+
+
+class QualityControlScreening(TypedDict):
+    """ITU-T P.808 traps and hidden references (qoe_analysis.evidence.quality_control);
+    ``excluded``: the failed raters were left out of every statistic (default: flagged)."""
+
+    rule: str
+    source: str
+    applied: bool
+    excluded: bool
+    n_traps: int
+    n_hidden_references: int
+    per_rater: list[QcRater]
+    failed: list[str]
+
+
 class Screening(TypedDict):
     p913: P913Screening
     straight_lining: StraightLining
+    quality_control: QualityControlScreening
 
 
 class ByRule(TypedDict):

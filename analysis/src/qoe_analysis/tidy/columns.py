@@ -15,6 +15,11 @@ nothing is training, and the response-time columns are optional (empty = not mea
 ``agent_backend`` and ``agent_version`` (optional, :data:`PROVENANCE_COLUMNS`) say which
 netem agent backend applied the impairment (``netlink``, ``dry-run`` — nothing applied to a
 kernel —, ``import``…; empty = unknown): provenance, never a factor of the analysis.
+The quality-control columns (optional, :data:`QC_COLUMNS`, ITU-T P.808): ``kind``
+("scenario" or empty; ``trap``, an instructed-response answer; ``hidden_reference``, a
+scenario's unannounced repeat), ``qc_expected`` (a trap's instructed value), and the export's
+per-rater verdict ``qc_failed`` (true/false, empty = no QC) and ``qc_reasons``; QC rows never
+enter any statistic (:mod:`qoe_analysis.tidy.quality_control_rows`), QC columns are no factors.
 Any other column is a per-rater or per-session factor.
 
 Standard library only and imported by the backend at start-up: importing this module must
@@ -38,9 +43,14 @@ __all__ = [
     "IDENTITY_COLUMNS",
     "ITEM",
     "ITEM_COLUMNS",
+    "KIND",
     "NETWORK_FACTORS",
     "PACE",
     "PROVENANCE_COLUMNS",
+    "QC_COLUMNS",
+    "QC_EXPECTED",
+    "QC_FAILED",
+    "QC_REASONS",
     "RATER",
     "RATING",
     "REQUIRED_COLUMNS",
@@ -71,6 +81,13 @@ RESPONSE_MS: Final = "response_ms"
 SINCE_END_MS: Final = "since_end_ms"
 AGENT_BACKEND: Final = "agent_backend"
 AGENT_VERSION: Final = "agent_version"
+KIND: Final = "kind"
+QC_EXPECTED: Final = "qc_expected"
+QC_FAILED: Final = "qc_failed"
+QC_REASONS: Final = "qc_reasons"
+#: The quality-control columns (optional; never factors): row kind, a trap's instructed
+#: value, the rater's verdict and its reasons.
+QC_COLUMNS: Final[tuple[str, ...]] = (KIND, QC_EXPECTED, QC_FAILED, QC_REASONS)
 #: The agent backend that records the operations and applies nothing to a kernel.
 DRY_RUN: Final = "dry-run"
 

@@ -30,6 +30,7 @@ from qoelab.analysis_jobs.models import (
 )
 from qoelab.analysis_jobs.tasks import run_analysis
 from qoelab.core.errors import BadRequest
+from qoelab.participants.withdrawal import taking_part
 from qoelab.ratings.models import Rating
 from qoelab.runs.models import Session
 from qoelab.runs.state_machine import State
@@ -138,7 +139,11 @@ def live_job(key: dict[str, Any]) -> AnalysisJob | None:
 def has_ratings_to_analyse(study: Study) -> bool:
     """Does the study have a rating of a completed session (the rows of the tidy CSV)?"""
     return bool(
-        Rating.objects.filter(session__study_id=study.pk, session__state=State.COMPLETED).exists()
+        Rating.objects.filter(
+            session__study_id=study.pk,
+            session__state=State.COMPLETED,
+            **taking_part("session__participant__"),
+        ).exists()
     )
 
 

@@ -12,6 +12,7 @@ from qoelab import __version__
 from qoelab.core.errors import BadRequest
 from qoelab.exports.tidy import ratings_for_export
 from qoelab.exports.tidy_cells import provenance_columns, scenario_labels
+from qoelab.participants.withdrawal import TAKING_PART, taking_part
 from qoelab.runs.models import Session
 from qoelab.studies.models import Scenario, Study
 from qoelab.studies.rating_items import sidecar
@@ -27,7 +28,7 @@ def study_json(study: Study) -> dict[str, Any]:
     labels = scenario_labels(study)
     scenarios = {s.pk: s for s in Scenario.objects.filter(study=study)}
     sessions: Iterable[Session] = (
-        Session.objects.filter(study=study)
+        Session.objects.filter(study=study, **taking_part("participant__"))
         .select_related("participant", "game", "station")
         .prefetch_related("ratings", "answers")
         .order_by("id")
@@ -47,7 +48,7 @@ def study_json(study: Study) -> dict[str, Any]:
                 "genre_preferences": p.genre_preferences,
                 "consent_at": _iso(p.consent_at),
             }
-            for p in study.participants.order_by("id")
+            for p in study.participants.filter(**TAKING_PART).order_by("id")
         ],
         "sessions": [
             {
@@ -126,7 +127,7 @@ def sureal_dataset(study: Study, item: str | None = None) -> dict[str, Any]:
     content = {game.pk: index for index, game in enumerate(games)}
     stimuli: dict[tuple[int, int], dict[str, Any]] = {}
     backends: dict[str, int] = {}
-    for rating in ratings_for_export(study).filter(training=False):
+    for rating in ratings_for_export(study).filter(training=False, kind="scenario"):
         if key not in rating.values:
             continue
         value = rating.values[key]

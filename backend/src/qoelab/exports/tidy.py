@@ -32,7 +32,9 @@ are the rating's provenance (``Rating.provenance``): the netem agent backend tha
 the impairment (``netlink``; ``dry-run`` = nothing applied to a kernel; ``import`` for an
 imported rating whose file did not say) and the agent's version; empty when unknown.
 
-Rules: only ratings of completed sessions by default; the retest round (round 2) is left
+Rules: only ratings of participants who were not withdrawn (an excluded participant's
+ratings are kept but never exported, :mod:`qoelab.participants.withdrawal`); only ratings
+of completed sessions by default; the retest round (round 2) is left
 out by default because the analysis allows one rating per rater, session and scenario —
 with ``include_retest`` it is exported under the session id ``<id>-retest``. A factor
 column that would have a missing value in any row is left out entirely (the analysis
@@ -64,6 +66,8 @@ from qoelab.exports.tidy_cells import (
     scenario_labels,
     value_text,
 )
+from qoelab.exports.tidy_quality_control import with_quality_control
+from qoelab.participants.withdrawal import taking_part
 from qoelab.ratings.models import Answer, Rating
 from qoelab.runs.models import Session
 from qoelab.runs.state_machine import State
@@ -71,8 +75,10 @@ from qoelab.studies.models import Study
 
 
 def ratings_for_export(study: Study, *, include_incomplete: bool = False) -> QuerySet[Rating]:
-    ratings = Rating.objects.filter(session__study=study).select_related(
-        "session__participant", "session__game", "scenario"
+    ratings = (
+        Rating.objects.filter(session__study=study)
+        .filter(**taking_part("session__participant__"))  # withdrawn: left out
+        .select_related("session__participant", "session__game", "scenario")
     )
     if not include_incomplete:
         ratings = ratings.filter(session__state=State.COMPLETED)
@@ -199,11 +205,13 @@ def tidy_table(
             "game__pace",
         )
     }
-    ratings = Rating.objects.filter(session__study=study)
+    ratings = Rating.objects.filter(session__study=study, **taking_part("session__participant__"))
     if not include_incomplete:
         ratings = ratings.filter(session__state=State.COMPLETED)
     if not include_retest:
         ratings = ratings.filter(round__lte=1)
+    # ITU-T P.808 checks: exported after the analysed ratings (tidy_quality_control)
+    qc_ratings, ratings = ratings.exclude(kind="scenario"), ratings.filter(kind="scenario")
     columns = ratings.order_by("session_id", "order_index").values_list(
         "session_id",
         "round",
@@ -303,9 +311,10 @@ def tidy_table(
         for item in present:
             pieces.append((head.cells, middle.cells, item.cells, tail, trailer.cells))
             lines.append(before + item.text + after)
-    return TidyTable(
+    table = TidyTable(
         columns=[*TIDY_COLUMNS, *factors_kept], lines=lines, pieces=pieces, numeric=numeric
     )
+    return with_quality_control(study, table, qc_ratings)
 
 
 def tidy_csv(study: Study, **options: bool) -> str:

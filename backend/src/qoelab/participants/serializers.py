@@ -33,8 +33,10 @@ class ParticipantSerializer(serializers.ModelSerializer[Participant]):
             "skill",
             "genre_preferences",
             "created_at",
+            "withdrawal",
+            "withdrawn_at",
         ]
-        read_only_fields = ["consent_at", "created_at"]
+        read_only_fields = ["consent_at", "created_at", "withdrawal", "withdrawn_at"]
         validators: list[Any] = []
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

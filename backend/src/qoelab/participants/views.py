@@ -5,14 +5,22 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from qoelab.core.api import filter_by_id
 from qoelab.core.errors import Conflict
 from qoelab.participants.models import Participant
 from qoelab.participants.serializers import ParticipantSerializer
+from qoelab.participants.withdrawal import may_withdraw, withdraw
+from qoelab.participants.withdrawal_serializers import (
+    WithdrawRequestSerializer,
+    WithdrawResponseSerializer,
+)
 from qoelab.studies.access import IsResearcher, accessible_studies
 from qoelab.studies.data_version import bump_data_version
 from qoelab.studies.models import Study
@@ -53,6 +61,8 @@ class ParticipantViewSet(viewsets.ModelViewSet[Participant]):
     def perform_update(self, serializer: serializers.BaseSerializer[Participant]) -> None:
         consent = serializer.validated_data.pop("consent", False)
         instance: Participant = serializer.instance  # type: ignore[assignment]
+        if instance.withdrawal:
+            raise Conflict(f"participant {instance.code!r} was withdrawn and cannot change")
         extra = {"consent_at": timezone.now()} if consent and instance.consent_at is None else {}
         with transaction.atomic():
             serializer.save(**extra)
@@ -63,3 +73,39 @@ class ParticipantViewSet(viewsets.ModelViewSet[Participant]):
         if instance.sessions.exists():
             raise Conflict(f"participant {instance.code!r} has sessions and cannot be deleted")
         instance.delete()
+
+    @extend_schema(
+        request=WithdrawRequestSerializer,
+        responses={
+            200: WithdrawResponseSerializer,
+            403: OpenApiResponse(description="not the study's owner (members may not withdraw)"),
+            404: OpenApiResponse(description="no such participant, or not in a study of yours"),
+            409: OpenApiResponse(
+                description="a session of the participant is running, or an erased "
+                "participant cannot be excluded"
+            ),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str | None = None) -> Response:
+        """Withdraw the participant: ``erase`` their sessions, ratings and answers (the row
+        stays as a pseudonym tombstone) or ``exclude`` them from analysis and exports. One
+        transaction with an audit entry; a repeat in the same mode answers the same result
+        (``created`` false) and writes nothing (docs/running-a-study.md)."""
+        participant = self.get_object()
+        if not may_withdraw(request.user, participant.study):
+            raise PermissionDenied("Only the study's owner may withdraw its participants.")
+        body = WithdrawRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        outcome = withdraw(
+            participant.pk,
+            mode=body.validated_data["mode"],
+            reason=body.validated_data["reason"],
+            user=request.user,
+        )
+        answer = {
+            "participant": outcome.participant,
+            "withdrawal": outcome.entry,
+            "created": outcome.created,
+        }
+        return Response(WithdrawResponseSerializer(answer).data)

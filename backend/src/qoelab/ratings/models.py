@@ -23,6 +23,9 @@ class Rating(models.Model):
     values = models.JSONField(default=dict)
     #: A rating of the training phase: exported (marked), never analysed.
     training = models.BooleanField(default=False)
+    #: "scenario", or an ITU-T P.808 check: "trap" (an instructed response, no play) or
+    #: "hidden_reference" (a scenario's unannounced repeat); checks never enter a MOS.
+    kind = models.CharField(max_length=20, default="scenario", db_default="scenario")
     #: Client-measured: rating screen first shown -> submit (ms; survives a reload).
     response_ms = models.PositiveIntegerField(null=True, blank=True)
     #: Server-measured: rated_at - scenario_ended_at (ms).

@@ -18,7 +18,8 @@ def ratings_by_backend(study: Any) -> dict[str, int]:
     (a dry-run agent is warned of at once); the results count them once their session completes."""
     counts: dict[str, int] = {}
     rows = (
-        Rating.objects.filter(session__study=study, training=False)
+        # quality-control answers (traps, hidden reference) count nowhere in a MOS either
+        Rating.objects.filter(session__study=study, training=False, kind="scenario")
         .values("provenance__backend")
         .annotate(n=Count("id"))
         .order_by()

@@ -14,7 +14,8 @@ from qoelab.ratings.values import asked_items, needs_baseline
 from qoelab.runs import services
 from qoelab.runs.models import Session
 from qoelab.runs.phases import PHASES, phase_of
-from qoelab.runs.services.rating import baseline_rated
+from qoelab.runs.qc_plan import is_trap
+from qoelab.runs.services.rating import baseline_rated, rated_items
 from qoelab.runs.state_machine import State
 from qoelab.studies.models import Language, Study
 from qoelab.studies.rating_item_fields import RatingItemsField
@@ -76,6 +77,12 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
         "once a baseline has been rated in the session)"
     )
     training = serializers.BooleanField(help_text="the current slot is a training slot")
+    trap = serializers.DictField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text='a trapping item (ITU-T P.808) is being rated: its instruction {"en", "de"}, '
+        "shown as the question of the one item asked (the first); null otherwise",
+    )
     phase = serializers.ChoiceField(choices=PHASES, allow_null=True)
     phase_position = serializers.IntegerField(
         allow_null=True, help_text="the slot's number within its phase"
@@ -89,6 +96,8 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
         show_position = session.state in (State.APPLYING, State.PLAYING, State.RATING)
         phase = phase_of(session) if show_position else None
         rating = session.state == State.RATING
+        entry = session.order_entry() if rating else None
+        trap = entry["text"] if is_trap(entry) and entry is not None else None
         questions: list[dict[str, Any]] = []
         if session.state == State.QUESTIONNAIRE:
             questions = session.study.questions("pre")
@@ -110,7 +119,9 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
             else {},
             "questions": questions,
             "scale": legacy_scale(session.study) if rating else [],
-            "items": asked_items(
+            "items": rated_items(session)
+            if trap is not None
+            else asked_items(
                 session.study.rating_items,
                 # Only a DCR item depends on a rated baseline: without one, skip the query.
                 baseline_rated=needs_baseline(session.study.rating_items)
@@ -119,6 +130,7 @@ class ParticipantViewSerializer(serializers.Serializer[Session]):
             if rating
             else [],
             "training": bool(phase and phase.name == "training"),
+            "trap": trap,
             "phase": phase.name if phase else None,
             "phase_position": phase.position if phase else None,
             "phase_count": phase.count if phase else None,

@@ -35,7 +35,9 @@ def phase_of(session: Session, index: int | None = None) -> Phase | None:
     trained = training_count(session.order)
     if entry.get("training"):
         return Phase("training", i + 1, trained)
-    return Phase("test", i + 1 - trained, len(session.order) - trained)
+    # a trap (quality control) is rated after the slot before it: it is no scenario of its own
+    plays = [entry.get("qc") != "trap" for entry in session.order[trained:]]
+    return Phase("test", max(1, sum(plays[: i + 1 - trained])), sum(plays))
 
 
 def order_with_phases(order: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -213,6 +213,11 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
                     "code": {"type": "string"},
                     "round": {"type": "integer", "description": "0 training, 1, 2 retest"},
                     "training": {"type": "boolean"},
+                    "qc": {
+                        "type": "string",
+                        "enum": ["trap", "hidden_reference"],
+                        "description": "an ITU-T P.808 check (absent: a scenario slot)",
+                    },
                 },
                 "required": ["scenario", "code", "round", "training"],
             },

@@ -18,6 +18,7 @@ from netem_profile import FIELDS
 from qoelab.core.counters import save_kwargs_without
 from qoelab.studies.design_generator import session_minutes
 from qoelab.studies.directions import full_direction
+from qoelab.studies.quality_control import default_quality_control
 from qoelab.studies.rating_items import (
     DEFAULT_MIN_RESPONSE_MS,
     default_acceptance,
@@ -148,6 +149,11 @@ class Study(models.Model):
         default=default_training,
         help_text='Training on anchor scenarios first: {"enabled", "scenarios", "seconds"}.',
     )
+    quality_control = models.JSONField(
+        default=default_quality_control,
+        help_text="ITU-T P.808 quality control: trapping items and a hidden reference "
+        "(qoelab.studies.quality_control).",
+    )
     min_response_ms = models.PositiveIntegerField(
         default=DEFAULT_MIN_RESPONSE_MS,
         help_text="A rating given faster than this after the rating screen is flagged fast.",
@@ -232,6 +238,7 @@ STUDY_SETTINGS: tuple[str, ...] = (
     "rating_items",
     "acceptance",
     "training",
+    "quality_control",
     "min_response_ms",
     "language",
     "rehearsal",
@@ -246,6 +253,7 @@ ANALYSIS_SETTINGS: tuple[str, ...] = (
     "min_response_ms",
     "questionnaire",
     "scale_labels",
+    "quality_control",
 )
 #: The fields of :class:`Study` that are no settings: identity, title (a clone gets its
 #: own), people, the counters and the timestamps.

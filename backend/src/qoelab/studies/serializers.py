@@ -30,7 +30,9 @@ from qoelab.studies.models import (
     Study,
     scenario_code_validator,
 )
+from qoelab.studies.pace import PACE_ERRORS
 from qoelab.studies.private_fields import PRIVATE_DETAIL_FIELDS, shows_private_fields
+from qoelab.studies.quality_control_field import QualityControlField, checked_quality_control
 from qoelab.studies.rating_item_fields import AcceptanceField, RatingItemsField, TrainingField
 from qoelab.studies.rating_items import (
     default_rating_items,
@@ -40,14 +42,14 @@ from qoelab.studies.rating_items import (
     validate_min_response_ms,
     validate_training,
 )
+from qoelab.studies.scenario_warnings import (
+    WARNINGS_HELP,
+    ScenarioWarningSerializer,
+    scenario_warnings,
+)
 from qoelab.studies.versioning import study_is_locked
 
 DIRECTION_PREFIXES = {"upstream": "us", "downstream": "ds"}
-
-#: A missing or unknown pace class names the field and its choices (issue 35: DRF's own
-#: ``"" is not a valid choice.`` tells a researcher neither).
-PACE_MESSAGE = "pace: choose fast, medium or slow"
-PACE_ERRORS = {key: PACE_MESSAGE for key in ("required", "null", "blank", "invalid_choice")}
 
 
 class GameSerializer(serializers.ModelSerializer[Game]):
@@ -108,6 +110,7 @@ class ScenarioWriteSerializer(serializers.ModelSerializer[Scenario]):
 
     upstream = DirectionSerializer(help_text="client→server impairment", required=False)
     downstream = DirectionSerializer(help_text="server→client impairment", required=False)
+    warnings = ScenarioWarningSerializer(many=True, read_only=True, help_text=WARNINGS_HELP)
 
     class Meta:
         model = Scenario
@@ -122,6 +125,7 @@ class ScenarioWriteSerializer(serializers.ModelSerializer[Scenario]):
             "downstream",
             "version",
             "retired_in_version",
+            "warnings",
         ]
         read_only_fields = ["version", "retired_in_version"]
         extra_kwargs = {
@@ -137,6 +141,7 @@ class ScenarioWriteSerializer(serializers.ModelSerializer[Scenario]):
             "study": instance.study_id,
             "version": instance.version,
             "retired_in_version": instance.retired_in_version,
+            "warnings": scenario_warnings(instance),
         }
 
     def to_internal_value(self, data: Any) -> Any:
@@ -261,6 +266,12 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
         help_text='Training first: {"enabled", "scenarios": [codes; empty = baseline and the '
         'most impaired], "seconds": 10..600}.',
     )
+    quality_control = QualityControlField(
+        required=False,
+        help_text='ITU-T P.808 checks: {"traps": [{"after": n or null (random), "value", '
+        '"text": {"en", "de"}}] (0..3), "hidden_reference": null or {"scenario": code or null '
+        "(baseline)}}; failed raters are flagged; refused for analysis-only studies.",
+    )
     order_policy = serializers.ChoiceField(choices=OrderPolicy.choices, required=False)
     ratings_by_backend = serializers.SerializerMethodField(
         help_text='Ratings per agent backend of their provenance ({"netlink": n, "dry-run": '
@@ -382,6 +393,8 @@ class StudyDetailSerializer(serializers.ModelSerializer[Study]):
                 attrs["training"] = validate_training(attrs["training"], codes)
             except ValueError as exc:
                 raise serializers.ValidationError({"training": str(exc)}) from None
+        if "quality_control" in attrs or ("rating_items" in attrs and study is not None):
+            attrs["quality_control"] = checked_quality_control(attrs, study, items)
         return attrs
 
     def validate_scale_labels(self, labels: list[str]) -> list[str]:

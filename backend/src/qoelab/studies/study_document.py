@@ -16,6 +16,7 @@ exactly as it did before the other fields existed. Likewise the optional rating 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,9 @@ from qoelab.studies.analysis_only import design_refusal
 from qoelab.studies.data_version import ANALYSIS_SETTINGS, bump_data_version
 from qoelab.studies.direction_serializers import DirectionSerializer
 from qoelab.studies.directions import checked_direction, compact_direction
-from qoelab.studies.models import Game, Language, PaceClass, Study, scenario_code_validator
+from qoelab.studies.models import Game, Language, Study, scenario_code_validator
+from qoelab.studies.pace import PaceField
+from qoelab.studies.quality_control import default_quality_control, validate_quality_control
 from qoelab.studies.rating_items import (
     DEFAULT_MIN_RESPONSE_MS,
     default_acceptance,
@@ -49,7 +52,7 @@ from qoelab.studies.versioning import (
 )
 
 DOCUMENT_FORMAT = "qoelab.study/v1"
-RATING_SETTINGS = ("rating_items", "acceptance", "training", "min_response_ms")
+RATING_SETTINGS = ("rating_items", "acceptance", "training", "min_response_ms", "quality_control")
 
 
 class StudyDocumentError(ValueError):
@@ -58,7 +61,7 @@ class StudyDocumentError(ValueError):
 
 class _GameEntry(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=120, validators=[validate_label])
-    pace = serializers.ChoiceField(choices=PaceClass.choices)
+    pace = PaceField()
     genre = serializers.CharField(
         max_length=60, required=False, allow_blank=True, default="", validators=[validate_label]
     )
@@ -91,16 +94,20 @@ class _StudyDocument(serializers.Serializer[dict[str, Any]]):
     acceptance = serializers.JSONField(required=False)
     training = serializers.JSONField(required=False)
     min_response_ms = serializers.JSONField(required=False)
+    quality_control = serializers.JSONField(required=False)  # ITU-T P.808 checks
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         """The rating settings checked as the study API checks them."""
         items = attrs.get("rating_items", default_rating_items())
         codes = {scenario["code"] for scenario in attrs["scenarios"]}
-        checks = {
+        checks: dict[str, Callable[[Any], Any]] = {
             "rating_items": validate_items,
             "acceptance": lambda value: validate_acceptance(value, items),
             "training": lambda value: validate_training(value, codes),
             "min_response_ms": validate_min_response_ms,
+            "quality_control": lambda value: validate_quality_control(
+                value, items=items, codes=codes
+            ),
         }
         for name, check in checks.items():
             if name not in attrs:
@@ -375,6 +382,7 @@ def export_study_document(study: Study) -> dict[str, Any]:
         "acceptance": default_acceptance(),
         "training": default_training(),
         "min_response_ms": DEFAULT_MIN_RESPONSE_MS,
+        "quality_control": default_quality_control(),
     }
     settings = {
         name: getattr(study, name)

@@ -69,6 +69,7 @@ describe('RatingItemsEditor', { timeout: 20_000 }, () => {
       rating_items: GAMING_PRESET,
       acceptance: { item: 'acceptance' },
       training: { enabled: false, scenarios: [], seconds: 60 },
+      quality_control: { traps: [], hidden_reference: null },
       min_response_ms: 1000,
     });
     expect(onSaved).toHaveBeenCalled();

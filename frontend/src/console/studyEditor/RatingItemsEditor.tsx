@@ -20,6 +20,8 @@ import { RatingItemRow } from './RatingItemRow';
 import { acceptanceFor, ratingPresetsPath } from './ratingSettings';
 import type { Acceptance, RatingItem, RatingPresets } from './ratingSettings';
 import './ratingItems.css';
+import { QualityControlFields, qcBody, qcDraft } from './QualityControlFields';
+import type { QualityControlDraft } from './QualityControlFields';
 import { TrainingFields } from './TrainingFields';
 import type { TrainingDraft } from './TrainingFields';
 
@@ -29,6 +31,7 @@ interface Draft {
   items: ItemDraft[];
   acceptance: AcceptanceDraft;
   training: TrainingDraft;
+  qc: QualityControlDraft;
   min_response_ms: string;
 }
 
@@ -39,6 +42,7 @@ function toDraft(study: StudyDetail): Draft {
     items: study.rating_items.map(itemToDraft),
     acceptance: acceptanceDraft(study.acceptance),
     training: { enabled: study.training.enabled, scenarios: study.training.scenarios, seconds: String(study.training.seconds) },
+    qc: qcDraft(study.quality_control),
     min_response_ms: String(study.min_response_ms),
   };
 }
@@ -49,6 +53,7 @@ function toBody(draft: Draft) {
     rating_items: draft.items.map(draftToItem),
     acceptance: binary ? { item: draft.acceptance.item } : { item: draft.acceptance.item, min: toNumber(draft.acceptance.min) },
     training: { enabled: draft.training.enabled, scenarios: draft.training.scenarios, seconds: toNumber(draft.training.seconds) },
+    quality_control: qcBody(draft.qc),
     min_response_ms: toNumber(draft.min_response_ms),
   };
 }
@@ -130,6 +135,7 @@ export function RatingItemsEditor({ study, onSaved }: { study: StudyDetail; onSa
       <div className="form card">
         <AcceptanceFields acceptance={draft.acceptance} items={draft.items} err={errorsUnder(errors, 'acceptance').at} onChange={(acceptance) => { set({ acceptance }); }} />
         <TrainingFields training={draft.training} scenarios={study.scenarios} scenarioSeconds={study.seconds_per_scenario} err={errorsUnder(errors, 'training').at} onChange={(training) => { set({ training }); }} />
+        <QualityControlFields qc={draft.qc} scenarios={study.scenarios} firstItem={study.rating_items[0]} err={errorsUnder(errors, 'quality_control').at} onChange={(qc) => { set({ qc }); }} />
         <Field label="Fast answer floor (ms)" error={errors.min_response_ms} hint="Ratings submitted faster than this after the rating screen appeared count as fast.">
           {(props) => <input {...props} type="number" inputMode="numeric" value={draft.min_response_ms} onChange={(e) => { set({ min_response_ms: e.target.value }); }} />}
         </Field>

@@ -26,6 +26,7 @@ function ratingView(patch: Partial<ParticipantView> = {}): ParticipantView {
     questions: [],
     scale: [],
     poll_interval_ms: 1000,
+    trap: null,
     items: GAMING_PRESET,
     training: false,
     phase: 'test',

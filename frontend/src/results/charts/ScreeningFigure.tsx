@@ -2,7 +2,7 @@
 import type { AnalysisDoc } from '../analysisTypes';
 import type { Cell } from '../csv';
 import { FIGURE_WHERE, warningsFor } from '../evidence';
-import { ruleSummaries, screeningRows, VERDICT_TEXT, verdictText } from '../screening';
+import { qcApplied, qcVerdictText, ruleSummaries, screeningRows, VERDICT_TEXT, verdictText } from '../screening';
 import type { RuleSummary, RuleVerdict, Verdict } from '../screening';
 import { tablesToPng } from './canvasTable';
 import { Figure, HeadedTable } from './Figure';
@@ -21,10 +21,10 @@ function judged(s: RuleSummary): string {
   return [`${head}${s.assessable.reason ? `: ${s.assessable.reason}` : ''}`, s.evidence ?? ''].filter(Boolean).join('; ');
 }
 
-function VerdictCell({ v }: { v: RuleVerdict }) {
+function VerdictCell({ v, text = verdictText, rule }: { v: RuleVerdict; text?: (v: RuleVerdict) => string; rule?: string }) {
   return (
-    <td className={`rater-status rater-status--${v.status}`} data-status={v.status}>
-      {verdictText(v)}
+    <td className={`rater-status rater-status--${v.status}`} data-status={v.status} data-rule={rule}>
+      {text(v)}
     </td>
   );
 }
@@ -34,10 +34,20 @@ export function ScreeningFigure({ doc }: { doc: AnalysisDoc }) {
   const rules = ruleSummaries(doc, rows);
   const ruleHeader = ['Rule', 'Needs', 'Could it judge?', 'Verdicts'];
   const ruleRows = rules.map((s) => [s.title, s.needs, judged(s) || '—', countsText(s) || '—']);
-  const raterHeader = ['Rater', 'Intra-rater', 'P.913', 'Straight-lining'];
-  const raterRows = rows.map((r) => [r.rater, verdictText(r.intra), verdictText(r.p913), verdictText(r.straight)]);
-  const csvHeader = ['rater_id', 'intra_status', 'intra_reason', 'p913_status', 'p913_reason', 'straight_lining_status', 'straight_lining_reason'];
-  const csvRows: Cell[][] = rows.map((r) => [r.rater, r.intra.status, r.intra.reason, r.p913.status, r.p913.reason, r.straight.status, r.straight.reason]);
+  const qc = qcApplied(doc); // the P.808 column only where the study asked the checks
+  const raterHeader = ['Rater', 'Intra-rater', 'P.913', 'Straight-lining', ...(qc ? ['Quality control'] : [])];
+  const raterRows = rows.map((r) => [r.rater, verdictText(r.intra), verdictText(r.p913), verdictText(r.straight), ...(qc ? [qcVerdictText(r.qc)] : [])]);
+  const csvHeader = ['rater_id', 'intra_status', 'intra_reason', 'p913_status', 'p913_reason', 'straight_lining_status', 'straight_lining_reason', ...(qc ? ['qc_failed', 'qc_reasons'] : [])];
+  const csvRows: Cell[][] = rows.map((r) => [
+    r.rater,
+    r.intra.status,
+    r.intra.reason,
+    r.p913.status,
+    r.p913.reason,
+    r.straight.status,
+    r.straight.reason,
+    ...(qc ? [r.qc.status === 'unreliable' ? 'true' : r.qc.status === 'reliable' ? 'false' : '', r.qc.status === 'unreliable' ? r.qc.reason : ''] : []),
+  ]);
   const png = () =>
     tablesToPng(
       [
@@ -81,6 +91,7 @@ export function ScreeningFigure({ doc }: { doc: AnalysisDoc }) {
             <VerdictCell v={r.intra} />
             <VerdictCell v={r.p913} />
             <VerdictCell v={r.straight} />
+            {qc && <VerdictCell v={r.qc} text={qcVerdictText} rule="quality_control" />}
           </tr>
         ))}
       </HeadedTable>

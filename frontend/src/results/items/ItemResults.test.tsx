@@ -1,9 +1,16 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { GAMING_PRESET, OVERALL } from '../../participant/ratingItems.fixture';
 import { ItemResults } from './ItemResults';
 import type { ItemSection, ItemsSections } from './itemsDoc';
+
+// jsdom has no canvas: a stand-in with the chart's accessible name and its series
+vi.mock('react-chartjs-2', () => ({
+  Chart: (p: { 'aria-label'?: string; data: { datasets: { label?: string }[] } }) => (
+    <canvas role="img" aria-label={p['aria-label']} data-series={p.data.datasets.map((d) => d.label).join('|')} />
+  ),
+}));
 
 const section = (scale: ItemSection['scale'], rows: [string, number, number, number][]): ItemSection => ({
   scale,
@@ -46,7 +53,7 @@ const doc: ItemsSections = {
 
 describe('ItemResults', () => {
   it('shows the chosen item’s pooled MOS with CIs and SOS on its own scale', () => {
-    render(<ItemResults doc={{ ...doc, fast_raters: [{ rater_id: 'P007', n: 10, median_ms: 640, share_fast: 0.8 }] }} />);
+    render(<ItemResults doc={{ ...doc, meta: { games: { 'Kart Racer': 'fast' } }, fast_raters: [{ rater_id: 'P007', n: 10, median_ms: 640, share_fast: 0.8 }] }} />);
     const select = screen.getByLabelText('Item');
     expect(within(select).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['overall', 'input_quality', 'video_quality', 'acceptance']);
     let table = screen.getByRole('table', { name: 'MOS of overall per scenario' });
@@ -57,6 +64,11 @@ describe('ItemResults', () => {
     table = screen.getByRole('table', { name: 'MOS of input_quality per scenario' });
     expect(within(table).getByRole('row', { name: /^B/ })).toHaveTextContent('6.205.90 – 6.50');
     expect(screen.getByTestId('item-scale')).toHaveTextContent('Scale continuous from 1 to 7 · 12 ratings · SOS a = 0.213 (bounds 1 and 7)');
+    // the chosen item per scenario and game (its pooled rows left out), the game with its pace
+    const perGame = screen.getByRole('img', { name: 'Bar chart: MOS of input_quality per scenario and game' });
+    expect(perGame).toHaveAttribute('data-series', 'Kart Racer (fast)');
+    const perGameRows = within(screen.getByRole('table', { name: 'MOS of input_quality per scenario and game' })).getAllByRole('row').slice(1);
+    expect(perGameRows.map((r) => r.textContent)).toEqual(['input_qualityBKart Racerfast36.700——n too small for an interval', 'input_qualityD1Kart Racerfast33.600——n too small for an interval']);
 
     const correlations = screen.getByRole('table', { name: 'Item correlations' });
     expect(within(correlations).getByRole('row', { name: /overall × input_quality/ })).toHaveTextContent('0.93 (n = 5)0.90 (n = 5)0.71 (n = 30)');

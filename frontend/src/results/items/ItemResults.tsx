@@ -1,6 +1,7 @@
 /**
  * Results per rating item (issue 15): choose an item to see its MOS with 95 % t-CI per
- * scenario (all games pooled), SOS parameter a on the item's scale, %GoB/%PoW; below, the
+ * scenario (all games pooled), SOS parameter a on the item's scale, %GoB/%PoW, and its MOS
+ * per scenario and game (ItemGameFigure, issue 35: fast vs slow for every item); below, the
  * correlations between items (per-scenario MOS: Pearson r and Spearman ρ; per rating:
  * Spearman ρ) and the response times. Shown only when the study has more than one item.
  */
@@ -9,6 +10,7 @@ import { useId, useState } from 'react';
 import { ALL_GAMES } from '../analysisTypes';
 import { intervalStatus, intervalText } from '../evidence';
 import { ItemCorrelationFigure } from './ItemCorrelationFigure';
+import { ItemGameFigure } from './ItemGameFigure';
 import { multiItemSections, pooledMos } from './itemsDoc';
 import type { Correlation, ItemsSections } from './itemsDoc';
 
@@ -73,6 +75,7 @@ function ItemResultsFor({ sections }: { sections: ItemsSections }) {
               </tbody>
             </table>
           </div>
+          <ItemGameFigure itemKey={item.key} section={section} paces={sections.meta?.games ?? {}} />
         </>
       )}
       <ItemCorrelations sections={sections} />

@@ -23,7 +23,7 @@ export type ScenarioItemMos = Gen.ScenarioItemMos;
 
 export interface ItemsSections {
   /** The analysis document's meta: the primary item is the one its top level describes. */
-  meta?: { primary_item?: string | null };
+  meta?: { primary_item?: string | null; games?: Record<string, string> };
   items: (RatingItem & { n?: number })[];
   per_item: Record<string, ItemSection>;
   item_correlations?: Partial<Pick<Gen.ItemCorrelations, 'condition' | 'mos'>> & Pick<Gen.ItemCorrelations, 'pairs'>;
@@ -43,4 +43,29 @@ export function multiItemSections(doc: object): ItemsSections | null {
 export function pooledMos(section: ItemSection, allGames: string): ItemMos[] {
   const pooled = section.mos.filter((row) => row.game === allGames);
   return (pooled.length > 0 ? pooled : section.mos).slice().sort((a, b) => a.scenario.localeCompare(b.scenario, undefined, { numeric: true }));
+}
+
+/** One game's MOS of an item per scenario (null where the game has no rating of the scenario). */
+export interface ItemGameSeries {
+  game: string;
+  rows: (ItemMos | null)[];
+}
+
+/**
+ * Per scenario × game (the condition table of `per_item[key].mos` without the pooled
+ * `all` rows): the scenarios in natural order and one series per game, in the order of
+ * `gameOrder` (the document's `meta.games`) and then of first appearance.
+ */
+export function perGameMos(section: ItemSection, allGames: string, gameOrder: readonly string[] = []): { scenarios: string[]; series: ItemGameSeries[] } {
+  const rows = section.mos.filter((row) => row.game !== allGames);
+  const scenarios = [...new Set(rows.map((r) => r.scenario))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const seen = [...new Set(rows.map((r) => r.game))];
+  const games = [...gameOrder.filter((g) => seen.includes(g)), ...seen.filter((g) => !gameOrder.includes(g))];
+  return {
+    scenarios,
+    series: games.map((game) => ({
+      game,
+      rows: scenarios.map((scenario) => rows.find((r) => r.game === game && r.scenario === scenario) ?? null),
+    })),
+  };
 }

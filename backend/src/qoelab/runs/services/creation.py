@@ -10,6 +10,7 @@ from django.db import transaction
 from qoelab.participants.models import Participant
 from qoelab.runs.models import Session
 from qoelab.runs.ordering import build_order, training_scenarios
+from qoelab.runs.qc_plan import with_quality_control
 from qoelab.runs.services.errors import InvalidInput, WrongState
 from qoelab.runs.services.impairment import dry_run_refusal
 from qoelab.runs.state_machine import State
@@ -52,6 +53,8 @@ def create_session(
         raise InvalidInput(
             f"participant {participant.code!r} belongs to another study", field="participant"
         )
+    if participant.withdrawal:
+        raise WrongState(f"participant {participant.code!r} was withdrawn", field="participant")
     if game.study_id != study.pk:
         raise InvalidInput(f"game {game.name!r} belongs to another study", field="game")
     if station is not None:
@@ -90,6 +93,7 @@ def create_session(
             if study.training.get("enabled")
             else [],
         )
+        order = with_quality_control(order, study.quality_control, scenarios, seed=seed)
         return Session.objects.create(
             study=study,
             study_version=study.version,

@@ -16,10 +16,16 @@ from qoelab.ratings.values import (
     needs_baseline,
 )
 from qoelab.runs.models import Session
+from qoelab.runs.qc_plan import is_trap, rating_kind
 from qoelab.runs.services.errors import InvalidInput, WrongState
 from qoelab.runs.services.heartbeat import catch_up
 from qoelab.runs.services.impairment import apply_current_scenario, clear_impairment
-from qoelab.runs.services.transitions import bump_session_data_version, locked, transition
+from qoelab.runs.services.transitions import (
+    bump_session_data_version,
+    locked,
+    save_revision,
+    transition,
+)
 from qoelab.runs.state_machine import State
 from qoelab.studies.models import Scenario
 
@@ -82,7 +88,7 @@ def rate(
             return RateResult(existing, False, session)
         _check_rating(session, position=position, scenario_id=scenario_id)
         try:
-            items = session.study.rating_items
+            items = rated_items(session)
             # Only a DCR item depends on a rated baseline: without one, skip the query.
             cleaned = clean_values(
                 items, values, baseline_rated=needs_baseline(items) and baseline_rated(session)
@@ -100,8 +106,11 @@ def rate(
         )
         if session.current_index + 1 < session.scenario_count:
             session.current_index += 1
-            session.scenario_started_at = session.scenario_ended_at = None
-            transition(session, State.APPLYING)
+            if is_trap(session.order_entry()):
+                save_revision(session)  # a trap is rated at once: no new play
+            else:
+                session.scenario_started_at = session.scenario_ended_at = None
+                transition(session, State.APPLYING)
         else:
             transition(session, State.POST_QUESTIONS)
     # The rating is committed; now apply the next scenario (or clear after the last one).
@@ -129,6 +138,14 @@ def _values_of(session: Session, *, values: Any, score: Any) -> Any:
             field="score",
         )
     return {OVERALL: score}
+
+
+def rated_items(session: Session) -> list[dict[str, Any]]:
+    """The items the current slot asks: a trap asks the first item only (required)."""
+    items: list[dict[str, Any]] = session.study.rating_items
+    if is_trap(session.order_entry()):
+        return [{**items[0], "required": True}]
+    return items
 
 
 def baseline_rated(session: Session) -> bool:
@@ -202,6 +219,7 @@ def _record(
         round=entry.get("round", 1),
         values=values,
         training=bool(entry.get("training")),
+        kind=rating_kind(entry),
         response_ms=response_ms,
         since_end_ms=max(0, round((now - ended).total_seconds() * 1000)) if ended else None,
         scenario_started_at=session.scenario_started_at,

@@ -58,6 +58,10 @@ CHANGED: dict[str, Any] = {
     ],
     "acceptance": {"item": "overall", "min": 4},
     "training": {"enabled": True, "scenarios": [], "seconds": 20},
+    "quality_control": {
+        "traps": [{"after": 2, "value": 6, "text": {"en": "Pick 6", "de": "Wähle 6"}}],
+        "hidden_reference": {"scenario": None},
+    },
     "min_response_ms": 900,
     "language": Language.DE,
     "rehearsal": True,

@@ -4,6 +4,9 @@ import type { Translate } from '../../i18n';
 import { labelFor, scalePoints } from '../../items';
 import type { RatingItem } from '../../items';
 
+/** Above this many points the options stack (one per row) already on mid-size screens. */
+const MANY_POINTS = 7;
+
 /** The id of a point's radio button, so that a number key can focus the point it chose. */
 export const pointId = (name: string, value: number): string => `${name}-${value}`;
 
@@ -35,7 +38,7 @@ export function PointScale({
   // Binary shows "yes" first: the answer people look for; the keys stay 1 = yes, 0 = no.
   const shown = item.scale.kind === 'binary' ? [...points].reverse() : points;
   return (
-    <div className={`p-scale p-scale--${item.scale.kind}`} style={{ ['--p-points' as string]: String(shown.length) }}>
+    <div className={`p-scale p-scale--${item.scale.kind}${shown.length > MANY_POINTS ? ' p-scale--many' : ''}`} style={{ ['--p-points' as string]: String(shown.length) }}>
       {shown.map((point) => {
         const text = pointText(item, point, lang, t);
         const chosen = value === point;

@@ -2,6 +2,7 @@
  * A continuous slider with labelled anchors. It starts with no value (no thumb) until it is
  * touched, clicked or a key is pressed: arrows move it (the first one to the midpoint),
  * Home/End jump to the ends, number keys to that point, PageUp/PageDown by ten steps.
+ * Its anchors are placed so that their labels never overlap ({@link SliderAnchors}).
  */
 import { useRef } from 'react';
 import type { KeyboardEvent, PointerEvent } from 'react';
@@ -10,10 +11,8 @@ import type { Lang } from '../../../shared/participantLink';
 import type { Translate } from '../../i18n';
 import { labelFor } from '../../items';
 import type { RatingItem } from '../../items';
+import { SliderAnchors } from './SliderAnchors';
 import { midpoint, percent, snap, valueForKey } from './sliderMath';
-
-/** Anchors at the ends hang inwards, so their text never sticks out of the screen. */
-const edgeClass = (pct: number): string => (pct <= 0 ? ' is-start' : pct >= 100 ? ' is-end' : '');
 
 export function SliderScale({
   item,
@@ -101,15 +100,7 @@ export function SliderScale({
           </>
         )}
       </div>
-      <div className="p-slider__anchors" aria-hidden="true">
-        {scale.labels.map((label) => (
-          <span key={label.value} className={`p-slider__anchor${edgeClass(percent(scale, label.value))}`} style={{ left: `${percent(scale, label.value)}%` }}>
-            <span className="p-slider__tick" />
-            <span className="p-slider__anchor-value">{label.value}</span>
-            <span className="p-slider__anchor-text">{label.text[lang]}</span>
-          </span>
-        ))}
-      </div>
+      <SliderAnchors scale={scale} lang={lang} />
     </div>
   );
 }

@@ -1,0 +1,58 @@
+"""Fixtures of the Level A system tests: root, Open vSwitch, the Faucet/os-ken tool venv."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from qoelab_testkit.ovs import OVS_SCHEMA, which
+from qoelab_testkit.prerequisites import require
+
+sys.path.insert(0, str(Path(__file__).parent))  # lab.py, switching.py, traffic.py
+
+from lab import Lab
+
+
+def require_ovs() -> None:
+    require(os.geteuid() == 0, "the steering system tests need root (network namespaces)")
+    for tool, package in (
+        ("ovs-vswitchd", "openvswitch-switch"),
+        ("ovsdb-server", "openvswitch-switch"),
+        ("ovs-ofctl", "openvswitch-common"),
+        ("ip", "iproute2"),
+    ):
+        require(which(tool) is not None, f"{tool} missing: install the Debian package {package}")
+    require(OVS_SCHEMA.exists(), f"{OVS_SCHEMA} missing: install openvswitch-switch")
+
+
+def make_lab(controller: str | None) -> Iterator[Lab]:
+    require_ovs()
+    lab = Lab(controller)
+    try:
+        lab.start()
+        yield lab
+    finally:
+        lab.close()
+
+
+@pytest.fixture
+def ovs_lab() -> Iterator[Lab]:
+    """The topology with a controller-less bridge (fail-mode secure: no rule, no forwarding)."""
+    yield from make_lab(None)
+
+
+@pytest.fixture
+def controlled_lab() -> Iterator[Lab]:
+    """The topology whose bridge connects to a controller on the switch ns's 127.0.0.1:6653."""
+    yield from make_lab("tcp:127.0.0.1:6653")
+
+
+@pytest.fixture(scope="session")
+def tool_venv() -> Path:
+    """var/tools/faucet-venv (Faucet 1.10 and os-ken 3.1), built by qoelab_testkit.faucet."""
+    from qoelab_testkit.faucet import faucet_venv
+
+    return faucet_venv()
