@@ -11,7 +11,6 @@ back. Everything is torn down whatever happens.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -21,8 +20,7 @@ from typing import Any
 import pytest
 from qoe_analysis.policy import Topology, build_policy, export_policy
 from qoe_analysis.policy.adapters.ovs import ovs_commands
-from qoelab_testkit.ovs import OVS_SCHEMA, SBIN_PATH, OvsSandbox, which
-from qoelab_testkit.prerequisites import require
+from qoelab_testkit.ovs import SBIN_PATH, OvsSandbox, require_ovs
 
 pytestmark = pytest.mark.system
 
@@ -31,15 +29,7 @@ FLOW = {"cloud-gaming": {"server_ip": "198.51.100.7", "server_port": 5004}}
 
 @pytest.fixture
 def sandbox() -> Iterator[OvsSandbox]:
-    require(os.geteuid() == 0, "the Open vSwitch end-to-end test needs root")
-    for tool, package in (
-        ("ovs-vswitchd", "openvswitch-switch"),
-        ("ovsdb-server", "openvswitch-switch"),
-        ("ovs-ofctl", "openvswitch-common"),
-        ("ip", "iproute2"),
-    ):
-        require(which(tool) is not None, f"{tool} missing: install the Debian package {package}")
-    require(OVS_SCHEMA.exists(), f"{OVS_SCHEMA} missing: install openvswitch-switch")
+    require_ovs("the Open vSwitch end-to-end test needs root")
     box = OvsSandbox()
     try:
         box.start()

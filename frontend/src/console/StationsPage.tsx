@@ -6,6 +6,8 @@ import { Link } from 'react-router';
 import { apiKey, fieldErrors, sendJSON, stationApplyBaselinePath, stationPath, stationsPath, useApiQuery } from '../api';
 import type { BaselineResult, Station } from '../api';
 import { EmptyState, ErrorMessage, Loading } from '../components/StatusMessage';
+import { EndpointSecretFields, useEndpointSecret } from './EndpointSecretFields';
+import type { EndpointTexts } from './EndpointSecretFields';
 import { useAction } from './hooks';
 import { baselineReport } from './stationText';
 import { ActionError, Field, HealthLight } from './ui';
@@ -195,7 +197,16 @@ function sameUrl(a: string, b: string) {
   return a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '');
 }
 
-const TOKEN_FOR_NEW_URL = "Enter the agent's token for the new URL: the stored token is only sent to the URL it was given for.";
+const AGENT_TEXTS: EndpointTexts = {
+  holder: 'agent',
+  urlLabel: 'Agent URL',
+  urlHint: 'e.g. https://10.9.0.2:8787',
+  tokenLabel: 'Agent token',
+  newTokenHint: 'At least 16 characters; never shown again.',
+  caLabel: 'Agent CA certificate (PEM)',
+  caHint: "For an https:// agent: paste the agent's certificate (agent.crt from `netem-agent make-cert`, never its key). Empty: the system's CAs.",
+  caRows: 4,
+};
 
 function StationForm({ station, onSaved, disabled = false }: { station?: Station; onSaved: () => void; disabled?: boolean }) {
   const [draft, setDraft] = useState({
@@ -207,21 +218,17 @@ function StationForm({ station, onSaved, disabled = false }: { station?: Station
     shared: station?.shared ?? false,
   });
   const [saved, setSaved] = useState(false);
-  const [tokenMissing, setTokenMissing] = useState(false);
+  const secret = useEndpointSecret(station?.agent_url, draft.agent_url, draft.agent_token, sameUrl);
   const action = useAction();
   const errors = fieldErrors(action.error);
-  const urlChanged = station !== undefined && !sameUrl(draft.agent_url, station.agent_url);
   const edit = (patch: Partial<typeof draft>) => {
     setDraft({ ...draft, ...patch });
     setSaved(false);
-    setTokenMissing(false);
+    secret.clearMissing();
   };
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
-    if (urlChanged && !draft.agent_token) {
-      setTokenMissing(true);
-      return;
-    }
+    if (!secret.maySubmit()) return;
     const body: Record<string, string | boolean> = {
       name: draft.name,
       agent_url: draft.agent_url,
@@ -239,11 +246,6 @@ function StationForm({ station, onSaved, disabled = false }: { station?: Station
       onSaved();
     }
   };
-  const tokenHint = !station
-    ? 'At least 16 characters; never shown again.'
-    : urlChanged
-      ? 'Required: the URL changed, so enter the token of the agent at the new URL.'
-      : 'Leave empty to keep the stored token (never shown).';
   return (
     <section aria-label={station ? `Edit ${station.name}` : 'New station'}>
       {!station && <h3>New station</h3>}
@@ -252,43 +254,19 @@ function StationForm({ station, onSaved, disabled = false }: { station?: Station
           <Field label="Name" error={errors.name}>
             {(p) => <input {...p} value={draft.name} onChange={(e) => { edit({ name: e.target.value }); }} />}
           </Field>
-          <Field label="Agent URL" error={errors.agent_url} hint="e.g. https://10.9.0.2:8787">
-            {(p) => <input {...p} type="url" value={draft.agent_url} onChange={(e) => { edit({ agent_url: e.target.value }); }} />}
-          </Field>
-          <Field label="Agent token" error={tokenMissing ? TOKEN_FOR_NEW_URL : errors.agent_token} hint={tokenHint}>
-            {(p) => (
-              <input
-                {...p}
-                type="password"
-                autoComplete="off"
-                required={!station || urlChanged}
-                value={draft.agent_token}
-                onChange={(e) => { edit({ agent_token: e.target.value }); }}
-              />
-            )}
-          </Field>
-          <Field label="Wiring note" error={errors.topology}>
-            {(p) => <input {...p} value={draft.topology} onChange={(e) => { edit({ topology: e.target.value }); }} />}
-          </Field>
-          <div className="form__wide">
-            <Field
-              label="Agent CA certificate (PEM)"
-              error={errors.agent_ca_cert}
-              hint="For an https:// agent: paste the agent's certificate (agent.crt from `netem-agent make-cert`, never its key). Empty: the system's CAs."
-            >
-              {(p) => (
-                <textarea
-                  {...p}
-                  className="pem"
-                  rows={4}
-                  spellCheck={false}
-                  placeholder="-----BEGIN CERTIFICATE-----"
-                  value={draft.agent_ca_cert}
-                  onChange={(e) => { edit({ agent_ca_cert: e.target.value }); }}
-                />
-              )}
+          <EndpointSecretFields
+            texts={AGENT_TEXTS}
+            secret={secret}
+            values={{ url: draft.agent_url, token: draft.agent_token, ca: draft.agent_ca_cert }}
+            errors={{ url: errors.agent_url, token: errors.agent_token, ca: errors.agent_ca_cert }}
+            onChange={(patch) => {
+              edit({ agent_url: patch.url ?? draft.agent_url, agent_token: patch.token ?? draft.agent_token, agent_ca_cert: patch.ca ?? draft.agent_ca_cert });
+            }}
+          >
+            <Field label="Wiring note" error={errors.topology}>
+              {(p) => <input {...p} value={draft.topology} onChange={(e) => { edit({ topology: e.target.value }); }} />}
             </Field>
-          </div>
+          </EndpointSecretFields>
           <div className="field field--checkbox">
             <label>
               <input type="checkbox" checked={draft.shared} onChange={(e) => { edit({ shared: e.target.checked }); }} /> Shared: other researchers may

@@ -1,12 +1,11 @@
 import { useId, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
-import { analysisJobInputCsvPath, apiKey, getText, studyExportCsvPath, studyPath, useApiQuery } from '../api';
+import { analysisJobInputCsvPath, apiKey, getText, studyExportCsvPath } from '../api';
 import type { StudyDetail } from '../api';
-import { ErrorMessage, Loading } from '../components/StatusMessage';
 import { StudyDryRunBanner } from '../console/provenance';
-import { StudyNav, useStudyId } from '../console/ui';
+import { StudyTab } from '../console/StudyTab';
 import { AnalysisProgress } from './AnalysisProgress';
 import { docWarnings } from './evidence';
 import { PlanningHint } from './PlanningHint';
@@ -24,17 +23,7 @@ import { ItemResults } from './items/ItemResults';
 
 /** `/console/studies/:id/results` — the results explorer (lazy-loaded with Chart.js). */
 export default function ResultsPage() {
-  const studyId = useStudyId(useParams().studyId);
-  const study = useApiQuery<StudyDetail>(studyId === null ? null : studyPath(studyId));
-  if (studyId === null) return <ErrorMessage title="Not a study" error={new Error('invalid study id')} />;
-  return (
-    <>
-      <StudyNav studyId={studyId} title={study.data?.title} />
-      {study.isError && <ErrorMessage title="Could not load the study" error={study.error} onRetry={() => void study.refetch()} />}
-      {study.isPending && <Loading>Loading the study…</Loading>}
-      {study.data && <Explorer study={study.data} />}
-    </>
-  );
+  return <StudyTab>{(study) => <Explorer study={study} />}</StudyTab>;
 }
 
 function Explorer({ study }: { study: StudyDetail }) {

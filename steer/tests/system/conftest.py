@@ -2,34 +2,20 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from qoelab_testkit.ovs import OVS_SCHEMA, which
-from qoelab_testkit.prerequisites import require
+from qoelab_testkit.ovs import require_ovs
 
 sys.path.insert(0, str(Path(__file__).parent))  # lab.py, switching.py, traffic.py
 
 from lab import Lab
 
 
-def require_ovs() -> None:
-    require(os.geteuid() == 0, "the steering system tests need root (network namespaces)")
-    for tool, package in (
-        ("ovs-vswitchd", "openvswitch-switch"),
-        ("ovsdb-server", "openvswitch-switch"),
-        ("ovs-ofctl", "openvswitch-common"),
-        ("ip", "iproute2"),
-    ):
-        require(which(tool) is not None, f"{tool} missing: install the Debian package {package}")
-    require(OVS_SCHEMA.exists(), f"{OVS_SCHEMA} missing: install openvswitch-switch")
-
-
 def make_lab(controller: str | None) -> Iterator[Lab]:
-    require_ovs()
+    require_ovs("the steering system tests need root (network namespaces)")
     lab = Lab(controller)
     try:
         lab.start()

@@ -12,12 +12,33 @@ import tempfile
 import time
 from pathlib import Path
 
+from qoelab_testkit.prerequisites import require
+
 SBIN_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 OVS_SCHEMA = Path("/usr/share/openvswitch/vswitch.ovsschema")
 
 
 def which(name: str) -> str | None:
     return shutil.which(name, path=SBIN_PATH + ":" + os.environ.get("PATH", ""))
+
+
+#: The programs checked before an :class:`OvsSandbox` starts, with the Debian package of each.
+OVS_TOOLS = (
+    ("ovs-vswitchd", "openvswitch-switch"),
+    ("ovsdb-server", "openvswitch-switch"),
+    ("ovs-ofctl", "openvswitch-common"),
+    ("ip", "iproute2"),
+)
+
+
+def require_ovs(needs_root: str) -> None:
+    """Skip (fail with QOELAB_STRICT=1) unless an :class:`OvsSandbox` can start: root
+    (network namespaces; ``needs_root`` says who needs it), :data:`OVS_TOOLS` and the
+    OVSDB schema. See :func:`qoelab_testkit.prerequisites.require`."""
+    require(os.geteuid() == 0, needs_root)
+    for tool, package in OVS_TOOLS:
+        require(which(tool) is not None, f"{tool} missing: install the Debian package {package}")
+    require(OVS_SCHEMA.exists(), f"{OVS_SCHEMA} missing: install openvswitch-switch")
 
 
 class OvsSandbox:

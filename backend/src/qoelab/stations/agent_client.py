@@ -37,6 +37,7 @@ import requests
 from netem_profile import DIRECTIONS as DIRECTIONS  # re-exported: the health check uses it
 from netem_profile import DirectionProfile, ProfileError, parse_profile
 
+from qoelab.core.capped_http import read_capped
 from qoelab.stations.agent_tls import ca_bundle_path, plain_http_problem, tls_failure_message
 
 #: The profile fields the backend sets; every other field must read back neutral.
@@ -179,17 +180,6 @@ def _drop_session() -> None:
         session.close()
 
 
-def _read_capped(response: requests.Response) -> bytes | None:
-    """The body, or None when it exceeds :data:`MAX_RESPONSE_BYTES` (the rest is not read)."""
-    chunks, size = [], 0
-    for chunk in response.iter_content(chunk_size=64 * 1024):
-        size += len(chunk)
-        if size > MAX_RESPONSE_BYTES:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 class AgentClient:
     def __init__(
         self,
@@ -308,7 +298,7 @@ class AgentClient:
                     stream=True,
                 )
                 with response:
-                    return response, _read_capped(response)
+                    return response, read_capped(response, MAX_RESPONSE_BYTES)
             except (requests.exceptions.SSLError, requests.Timeout):
                 raise  # a second try would not change a certificate, and would double a wait
             except requests.ConnectionError:

@@ -20,6 +20,7 @@ from typing import Any
 import requests
 from django.conf import settings
 
+from qoelab.core.capped_http import read_capped
 from qoelab.core.errors import ServiceError
 from qoelab.stations.agent_tls import ca_bundle_path, plain_http_problem
 from qoelab.steering.models import SteeringService
@@ -52,16 +53,6 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _read(response: requests.Response) -> bytes | None:
-    chunks, size = [], 0
-    for chunk in response.iter_content(chunk_size=64 * 1024):
-        size += len(chunk)
-        if size > MAX_STATUS_BYTES:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def _get(service: SteeringService, url: str) -> tuple[int, bytes | None]:
     verify: bool | str = True
     if service.ca_cert:
@@ -75,7 +66,7 @@ def _get(service: SteeringService, url: str) -> tuple[int, bytes | None]:
             allow_redirects=False,
             stream=True,
         ) as response:
-            return response.status_code, _read(response)
+            return response.status_code, read_capped(response, MAX_STATUS_BYTES)
     except requests.exceptions.SSLError as exc:
         raise StateUnavailable(
             502, "tls", f"TLS handshake with {url} failed ({str(exc)[-200:]})"
