@@ -10,8 +10,10 @@ session in two browser contexts, imports the synthetic data set and the P.809-li
 * participant-play.png    the participant's "play now" screen, in German
 * results-explorer.png    the results explorer, top (figs. 4.5–4.7)
 * results-explorer-full.png  every figure of the explorer
+* study-exports.png       the study's Exports tab (every download with what it is for)
 * dataset-import.png      "Import a dataset" with the P.809-like files' column mapping
 * results-marginals.png   that dataset's "MOS by factor level" figure (downstream delay)
+* steering-console.png    the Steering page on a live qoe-steer daemon
 """
 
 from __future__ import annotations
@@ -100,6 +102,10 @@ def main() -> int:
         page.wait_for_timeout(500)
         save(page, "results-explorer.png")
         save(page, "results-explorer-full.png", full_page=True)
+        # Every download of the study on its Exports tab.
+        page.get_by_role("navigation", name="Study").get_by_role("link", name="Exports").click()
+        page.get_by_test_id("exports-panel").wait_for()
+        save(page, "study-exports.png", full_page=True)
 
         # A P.809-like dataset through the web import, and its MOS by factor level.
         dataset_import_shots(page, app)

@@ -21,10 +21,9 @@ jitter inflated by 1/(1 − h) (h = hysteresis; :mod:`qoe_steer.evaluation`). Th
   inflated measurements have been acceptable continuously for ``wait_to_restore_s``
   (default ``dwell_s``), even while the path it is on is acceptable;
 * a stale or missing measurement resets its path's timers and never causes a move; the
-  active path stale ⇒ stay; every path stale ⇒ alarm ``probes_lost``. A path's window
-  still holds the probes of the stale interval (a starved prober, a stall) for its
-  ``window_s``: its measurements count as stale until ``window_s`` after its last stale
-  one.
+  active path stale ⇒ stay; every path stale ⇒ alarm ``probes_lost``. (Probes sent
+  across a stall of the prober are excluded by the window itself:
+  :func:`qoe_steer.window.summarize`.)
 
 The decider is pure: the clock is the ``now`` argument; the active path changes only when
 the daemon calls :meth:`Decider.confirm_move` (the controller confirmed).
@@ -114,7 +113,6 @@ class Decider:
         self.flows = {f.id: FlowState(f, start.get(f.id), home=homes.get(f.id)) for f in flows}
         self._tracks: dict[tuple[str, str], _Track] = {}
         self._all_bad_since: dict[str, float] = {}
-        self._stale_at: dict[str, float] = {}  # when each path last read stale
         self.alarms: dict[str, str] = {}
         self.last_evaluation: dict[str, Any] | None = None
 
@@ -135,26 +133,18 @@ class Decider:
         self, now: float, measurements: Mapping[str, PathMeasurement | None]
     ) -> list[Decision]:
         """One evaluation of every flow against the measurements taken at ``now``."""
-        raw = {p: m for p, m in measurements.items() if m is not None and m.fresh}
-        for p in measurements:
-            if p not in raw:
-                self._stale_at[p] = now
-        fresh = {p: m for p, m in raw.items() if now - self._stale_at.get(p, -1e18) >= m.window_s}
+        fresh = {p: m for p, m in measurements.items() if m is not None and m.fresh}
         stale = sorted(p for p in measurements if p not in fresh)
         self.alarms = {}
         for (_cls, path), track in self._tracks.items():
             if path not in fresh:
                 track.ok_since = track.ok_h_since = track.bad_since = None
         if not fresh:
-            if not raw:
-                self.alarms["probes_lost"] = (
-                    f"no fresh measurement on any path ({', '.join(stale)})"
-                )
-            why = "no fresh measurement on any path" if not raw else "windows still hold a stall"
+            self.alarms["probes_lost"] = f"no fresh measurement on any path ({', '.join(stale)})"
             self.last_evaluation = None
             self._all_bad_since.clear()
             return [
-                self._stay(s, f"{why}: no move", {"stale": stale})
+                self._stay(s, "no fresh measurement on any path: no move", {"stale": stale})
                 for s in self.flows.values()
                 if s.active is not None
             ]

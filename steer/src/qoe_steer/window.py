@@ -13,8 +13,16 @@ Over the probes sent in the last ``window_s`` (CLOCK_REALTIME, as the probes):
   rank p/100 × (n − 1));
 * jitter = p95 of |IPDV| of consecutive returned probes (RFC 3393, selection function:
   consecutive received packets in sequence order);
+* stalls: a gap between consecutive sends of the prober longer than
+  max(10 × interval, 50 ms) (interval = the median gap between the window's sends, the
+  prober's schedule) means the sender's host was not scheduled — the whole host stalled
+  (user-mode Linux under host load): probes in flight then read the stall as delay. Every
+  probe whose span [send, reply] (unreturned: [send, send + grace]) overlaps a stall
+  interval (the gap) is excluded from the delay, jitter and loss statistics (its fate is
+  unknowable);
 * fresh = False when no reply came within ``stale_after_s`` or fewer than ``min_samples``
-  probes returned in the window (the reason says which).
+  clean probes returned in the window (the reason says which, and how many probes a stall
+  excluded).
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ from qoe_steer.model import DirectionStats, PathMeasurement
 from qoe_steer.probes import ProbeRecord
 
 MIN_GRACE_S = 0.2
+STALL_INTERVALS = 10
+MIN_STALL_S = 0.05
 
 
 def percentile(values: Sequence[float], p: float) -> float | None:
@@ -71,6 +81,28 @@ def grace_ns(records: Sequence[ProbeRecord]) -> int:
     return int(max(2 * p95, MIN_GRACE_S) * 1e9)
 
 
+def stalls(records: Sequence[ProbeRecord]) -> list[tuple[int, int]]:
+    """The gaps (start, end) between consecutive sends longer than max(10 × the median
+    send gap, 50 ms): intervals in which the prober was not scheduled."""
+    sends = sorted(r.t_send_ns for r in records)
+    gaps = [b - a for a, b in itertools.pairwise(sends)]
+    if not gaps:
+        return []
+    limit = max(STALL_INTERVALS * (percentile(gaps, 50) or 0.0), MIN_STALL_S * 1e9)
+    return [(a, b) for a, b in itertools.pairwise(sends) if b - a > limit]
+
+
+def _clean(
+    records: Sequence[ProbeRecord], gaps: Sequence[tuple[int, int]], grace: int
+) -> list[ProbeRecord]:
+    """The records whose span [send, reply or send + grace] overlaps no stall."""
+
+    def end(r: ProbeRecord) -> int:
+        return r.t_rx_ns if r.t_rx_ns is not None else r.t_send_ns + grace
+
+    return [r for r in records if not any(r.t_send_ns < b and end(r) > a for a, b in gaps)]
+
+
 def summarize(
     path: str,
     records: Sequence[ProbeRecord],
@@ -89,7 +121,10 @@ def summarize(
     start = now_ns - int(window_s * 1e9)
     recent = [r for r in records if r.t_send_ns >= start]
     grace = grace_ns(recent)
-    counted = [r for r in recent if r.t_rx_ns is not None or now_ns - r.t_send_ns > grace]
+    gaps = stalls(recent)  # a gap that began before the window ends at its first send
+    clean = _clean(recent, gaps, grace)
+    excluded = len(recent) - len(clean)
+    counted = [r for r in clean if r.t_rx_ns is not None or now_ns - r.t_send_ns > grace]
     counted.sort(key=lambda r: r.t_send_ns)
     returned = [r for r in counted if r.t_rx_ns is not None]
     reflected = sum(1 for r in counted if r.t_rx_ns is not None or r.reflected)
@@ -101,7 +136,7 @@ def summarize(
         for r in returned
         if r.t_rx_ns is not None and r.t_reflect_tx_ns is not None
     ]
-    replies = [r.t_rx_ns for r in records if r.t_rx_ns is not None]
+    replies = [r.t_rx_ns for r in records if r.t_rx_ns is not None]  # stall or not
     newest = max(replies + ([last_reply_ns] if last_reply_ns is not None else []), default=None)
     reason = None
     if newest is None:
@@ -110,6 +145,8 @@ def summarize(
         reason = f"no reply for {(now_ns - newest) / 1e9:.2f} s (stale_after_s {stale_after_s:g})"
     elif len(returned) < min_samples:
         reason = f"only {len(returned)} replies in the window (min_samples {min_samples})"
+        if excluded:
+            reason += f"; {excluded} probes excluded: sent across a stall of the prober"
     return PathMeasurement(
         path=path,
         at=at,

@@ -136,34 +136,29 @@ def test_every_path_stale_raises_probes_lost(policy: LoadedPolicy) -> None:
 
 
 def test_staleness_resets_the_target_timer(policy: LoadedPolicy) -> None:
-    """b stale at 0.4: its next windows (1 s) still hold the stale interval, so b is no
-    candidate before 1.4, and must then be acceptable for the dwell (move at 2.0)."""
+    """b stale at 0.4 restarts its dwell: fresh again at 0.5, it is taken at 1.0, not
+    before (and not a window later: stalls are the window's business, not the decider's)."""
     steps = [
         (0.0, meas(a=80.0, b=20.0)),
         (0.4, {"a": m("a", 80.0), "b": m("b", 20.0, fresh=False)}),
         (0.5, meas(a=80.0, b=20.0)),
-        (1.3, meas(a=80.0, b=20.0)),
-        (1.5, meas(a=80.0, b=20.0)),
-        (1.9, meas(a=80.0, b=20.0)),
-        (2.0, meas(a=80.0, b=20.0)),
+        (0.9, meas(a=80.0, b=20.0)),
+        (1.0, meas(a=80.0, b=20.0)),
     ]
-    expected = ["stay", "hold_best", "hold_best", "hold_best", "stay", "stay", "move:b"]
+    expected = ["stay", "hold_best", "stay", "stay", "move:b"]
     assert run(decider(policy), steps) == expected
 
 
-def test_a_stall_on_the_active_path_moves_nothing_for_a_window(policy: LoadedPolicy) -> None:
-    """The Level B stall: a stale window of a, then windows reading a over the bound for
-    0.8 s (the late probes of the stall are still in them): no move, no probes_lost."""
+def test_probes_lost_lasts_exactly_while_every_path_is_stale(policy: LoadedPolicy) -> None:
+    """A stale active path holds the flow; every path stale raises probes_lost, cleared by
+    the next fresh reading; a never goes to b while a's readings are stale."""
     dec = decider(policy)
-    steps = [
-        (0.0, meas(a=62.0, b=10.0)),
-        (0.1, {"a": m("a", 90.0, fresh=False), "b": m("b", 10.0)}),
-    ]
-    steps += [(0.2 + t / 10, meas(a=80.0, b=10.0)) for t in range(0, 9)]
+    steps = [(0.0, meas(a=62.0, b=10.0))]
+    steps += [(0.1 + t / 10, {"a": m("a", 90.0, fresh=False), "b": m("b", 10.0)}) for t in range(9)]
     assert set(run(dec, steps)) == {"stay"}
     dec.step(1.2, {"a": m("a", 20.0, fresh=False), "b": m("b", 10.0, fresh=False)})
     assert "probes_lost" in dec.alarms
-    dec.step(1.3, meas(a=20.0, b=10.0))  # fresh again, but both windows hold the stall
+    dec.step(1.3, meas(a=20.0, b=10.0))
     assert dec.alarms == {}
 
 

@@ -18,19 +18,16 @@ client namespaces (both directions move together).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
-import os
 import subprocess
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-CLONE_NEWNET = 0x40000000
+from netem_agent.testing import lab as agent_lab  # type: ignore[import-untyped]
+
 SERVER, CLIENT = "server", "client"
 GAME_SERVER_IP, GAME_CLIENT_IP = "10.9.0.1", "10.9.0.2"
 #: the agents' REST APIs: (root ns address, router ns address) per path
 MGMT = {"a": ("10.9.255.1", "10.9.255.2"), "b": ("10.9.254.1", "10.9.254.2")}
-_libc = ctypes.CDLL(None, use_errno=True)
 
 
 @dataclass(frozen=True)
@@ -77,26 +74,11 @@ def sh(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     return done
 
 
-@contextlib.contextmanager
-def netns(name: str | None) -> Iterator[None]:
-    """Run the block in network namespace ``name`` (this thread only); sockets made inside
-    stay in it."""
-    if name is None:
-        yield
-        return
-    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
-    target = os.open(f"/run/netns/{name}", os.O_RDONLY)
-    try:
-        if _libc.setns(target, CLONE_NEWNET) != 0:
-            raise OSError(ctypes.get_errno(), f"setns {name}")
-        try:
-            yield
-        finally:
-            if _libc.setns(own, CLONE_NEWNET) != 0:
-                raise OSError(ctypes.get_errno(), "setns back")
-    finally:
-        os.close(own)
-        os.close(target)
+def netns(name: str | None) -> contextlib.AbstractContextManager[None]:
+    """Run the block in network namespace ``name`` (this thread only; sockets made inside
+    stay in it): the netem agent's lab helper, which enters namespaces the same way."""
+    manager: contextlib.AbstractContextManager[None] = agent_lab.netns(name)
+    return manager
 
 
 def _veth(a: str, a_ns: str | None, b: str, b_ns: str) -> None:
